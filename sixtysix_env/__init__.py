@@ -1,0 +1,33 @@
+"""sixtysix-env: the card game Sixty-Six as a reinforcement-learning environment."""
+
+from .actions import CLOSE, EXCHANGE, GO_OUT, MARRIAGE, NUM_ACTIONS, PASS, action_label, action_str, parse_action
+from .cards import Rank, Suit, card_str, card_symbol, cards_str, parse_card, parse_cards
+from .engine import Deal, Decision, IllegalActionError, Outcome, Termination
+from .rules import PRESETS, Rules, get_rules
+
+__all__ = [
+    "CLOSE",
+    "EXCHANGE",
+    "GO_OUT",
+    "MARRIAGE",
+    "NUM_ACTIONS",
+    "PASS",
+    "PRESETS",
+    "Deal",
+    "Decision",
+    "IllegalActionError",
+    "Outcome",
+    "Rank",
+    "Rules",
+    "Suit",
+    "Termination",
+    "action_label",
+    "action_str",
+    "card_str",
+    "card_symbol",
+    "cards_str",
+    "get_rules",
+    "parse_action",
+    "parse_card",
+    "parse_cards",
+]

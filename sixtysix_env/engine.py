@@ -1,0 +1,718 @@
+"""The reference rules engine for two-player Sixty-Six: one mutable ``Deal``.
+
+This module is the specification the fast batched engine is checked against,
+so it favours plain code over cleverness; it is still quick because card sets
+are int bitmasks and the legal actions are one int mask (bit ``a`` set means
+action ``a`` is legal). It knows nothing of Gymnasium or PettingZoo.
+
+A deal moves through decisions (``Decision``); every decision belongs to one
+player (``current_player``). ``apply(action)`` checks legality, changes the
+state and moves to the next decision, doing the automatic parts (resolving
+tricks, drawing, going out under automatic claiming, scoring) on the way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from operator import index
+from typing import Any, Protocol
+
+from .actions import CLOSE, EXCHANGE, GO_OUT, MARRIAGE, NUM_ACTIONS, PASS, action_label, action_str, actions_of
+from .actions import parse_action as parse_action_text
+from .cards import CARD_POINTS, NUM_CARDS, SUIT_MASK, Rank, card, card_str, cards_str, parse_cards
+from .rules import Rules, get_rules
+
+__all__ = [
+    "Deal",
+    "Decision",
+    "Outcome",
+    "Termination",
+    "IllegalActionError",
+    "MAX_DEAL_ACTIONS",
+    "GOAL",
+    "TERMINAL",
+]
+
+GOAL = 66
+TERMINAL = -1
+"""``current_player`` of a finished deal."""
+
+MAX_DEAL_ACTIONS = 48
+"""Upper bound on the actions of one deal (24 cards, 6 draws, exchanges, close, marriages, claims)."""
+
+
+class Decision(IntEnum):
+    """What the player to act is deciding."""
+
+    LEAD = 0
+    """On lead: exchange, close, declare a marriage, lead a card, or go out (explicit claiming)."""
+    FOLLOW = 1
+    """Play a card to the card led."""
+    DRAW = 2
+    """After winning a phase-1 trick: close before drawing (29) or draw (30)."""
+    CLOSING_EXCHANGE = 3
+    """The opponent has just closed: exchange the trump nine (28) or keep it (30)."""
+    CLAIM = 4
+    """Explicit claiming, all cards played: go out (31) or let the deal be scored (30)."""
+
+
+class Termination(IntEnum):
+    """How a deal ended (RULES.md 2.9)."""
+
+    WENT_OUT = 0
+    """A player went out with 66 or more."""
+    FALSE_CLAIM = 1
+    """A player went out with fewer than 66 (explicit claiming): the opponent wins."""
+    CLOSER_FAILED = 2
+    """The stock was closed and the closer did not go out: the opponent wins."""
+    PLAYED_OUT = 3
+    """All tricks played without closing; decided by points or by the last trick."""
+    DRAWN = 4
+    """Played out with equal points: nobody scores."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of a finished deal: ``winner`` is -1 for a drawn deal."""
+
+    winner: int
+    game_points: int
+    termination: Termination
+
+    def returns(self) -> tuple[int, int]:
+        """Zero-sum game points per player: (+g, -g), (-g, +g) or (0, 0)."""
+        if self.winner < 0:
+            return (0, 0)
+        g = self.game_points
+        return (g, -g) if self.winner == 0 else (-g, g)
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in this position; the message names the legal ones."""
+
+    def __init__(self, action: object, legal: Sequence[int], position: str) -> None:
+        self.action = action
+        self.legal = list(legal)
+        names = ", ".join(f"{a} ({action_str(a)})" for a in self.legal) or "none (the deal is over)"
+        super().__init__(f"illegal action {action!r} in {position}: legal actions are {names}")
+
+
+class RandomSource(Protocol):
+    def shuffle(self, x: Any) -> None: ...
+
+
+# Tables built once at import: who wins a trick, which follow cards beat the lead.
+def _follower_wins_table(trump: int) -> tuple[bool, ...]:
+    out = []
+    for lead in range(NUM_CARDS):
+        for follow in range(NUM_CARDS):
+            if follow // 6 == lead // 6:
+                out.append(follow > lead)
+            else:
+                out.append(follow // 6 == trump)
+    return tuple(out)
+
+
+FOLLOWER_WINS: tuple[tuple[bool, ...], ...] = tuple(_follower_wins_table(t) for t in range(4))
+HIGHER_IN_SUIT: tuple[int, ...] = tuple(SUIT_MASK[c // 6] & ~((2 << c) - 1) for c in range(NUM_CARDS))
+MARRIAGE_PAIR: tuple[int, ...] = tuple((1 << card(s, Rank.KING)) | (1 << card(s, Rank.QUEEN)) for s in range(4))
+KING_BIT: tuple[int, ...] = tuple(1 << card(s, Rank.KING) for s in range(4))
+_CARD_ACTIONS = (1 << NUM_CARDS) - 1
+
+
+class Deal:
+    """One deal of two-player Sixty-Six, mutated in place by :meth:`apply`.
+
+    Public attributes are read-only for callers (change the deal only through
+    ``apply``). Hands and won cards are bitmasks; ``stock`` lists the stock
+    bottom first, so ``stock[0]`` is the face-up trump card (or the exchanged
+    card) and ``stock[-1]`` is drawn next.
+    """
+
+    __slots__ = (
+        "rules",
+        "dealer",
+        "trump",
+        "trump_card",
+        "exchange_card",
+        "hands",
+        "stock",
+        "current",
+        "decision",
+        "leader",
+        "lead_card",
+        "declared",
+        "just_closed",
+        "closed_by",
+        "closed_opp_tricks",
+        "closed_opp_points",
+        "points",
+        "pending",
+        "tricks",
+        "won_cards",
+        "marriages",
+        "known",
+        "claim_chance",
+        "trick_count",
+        "history",
+        "outcome",
+        "scores",
+        "arrangement",
+        "_mask",
+    )
+
+    rules: Rules
+    dealer: int
+    trump: int
+    trump_card: int
+    exchange_card: int
+    hands: list[int]
+    stock: list[int]
+    current: int
+    decision: Decision
+    leader: int
+    lead_card: int
+    declared: int
+    just_closed: bool
+    closed_by: int
+    closed_opp_tricks: int
+    closed_opp_points: int
+    points: list[int]
+    pending: list[int]
+    tricks: list[int]
+    won_cards: list[int]
+    marriages: list[int]
+    known: list[int]
+    claim_chance: list[bool]
+    trick_count: int
+    history: list[int]
+    outcome: Outcome | None
+    scores: tuple[int, int]
+    arrangement: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int] | None
+    _mask: int
+
+    # ------------------------------------------------------------------ creation
+    @classmethod
+    def new(
+        cls,
+        rules: str | Rules | None = None,
+        rng: RandomSource | None = None,
+        dealer: int = 0,
+        scores: tuple[int, int] = (0, 0),
+    ) -> Deal:
+        """A shuffled deal. ``rng`` is any object with ``shuffle(list)`` (``random.Random``,
+        ``numpy.random.Generator``); pass the caller's own RNG for reproducible deals."""
+        r = get_rules(rules)
+        if rng is None:
+            raise ValueError("Deal.new needs an rng (random.Random or numpy Generator) for reproducible deals")
+        deck = [c for c in range(NUM_CARDS) if r.deck_mask >> c & 1]
+        rng.shuffle(deck)
+        deck = [int(c) for c in deck]
+        n = r.hand_size
+        # Dealt face down: the first 2n cards are the hands, the next card is turned up as trump,
+        # and the rest lie face down on it; ``stock`` below is given top first.
+        hand0, hand1 = deck[:n], deck[n : 2 * n]
+        rest = deck[2 * n :]
+        stock_top_first = rest[1:] + rest[:1]
+        return cls._start(r, (tuple(hand0), tuple(hand1)), tuple(stock_top_first), dealer, scores)
+
+    @classmethod
+    def from_arrangement(
+        cls,
+        hands: Sequence[Sequence[str | int] | str],
+        stock: Sequence[str | int] | str,
+        dealer: int = 0,
+        rules: str | Rules | None = None,
+        scores: tuple[int, int] = (0, 0),
+    ) -> Deal:
+        """A deal from given cards: ``hands[p]`` for each player, ``stock`` top first (its last card
+        is the face-up trump card). Raises ``ValueError`` naming what is wrong with the arrangement."""
+        r = get_rules(rules)
+        if len(hands) != 2:
+            raise ValueError(f"arrangement needs 2 hands, got {len(hands)}")
+        parsed_hands = tuple(tuple(parse_cards(h)) for h in hands)
+        parsed_stock = tuple(parse_cards(stock))
+        if dealer not in (0, 1):
+            raise ValueError(f"dealer must be 0 or 1, got {dealer!r}")
+        for p, h in enumerate(parsed_hands):
+            if len(h) != r.hand_size:
+                raise ValueError(f"hand {p} has {len(h)} cards; {r.name} rules deal {r.hand_size}")
+        if len(parsed_stock) != r.stock_size:
+            raise ValueError(f"stock has {len(parsed_stock)} cards; {r.name} rules leave {r.stock_size}")
+        seen: dict[int, str] = {}
+        for where, cards in (("hand 0", parsed_hands[0]), ("hand 1", parsed_hands[1]), ("stock", parsed_stock)):
+            for c in cards:
+                if not r.deck_mask >> c & 1:
+                    raise ValueError(f"{card_str(c)} in {where} is not in the {r.deck_size}-card deck")
+                if c in seen:
+                    raise ValueError(f"duplicate card {card_str(c)} (in {seen[c]} and {where})")
+                seen[c] = where
+        missing = [c for c in range(NUM_CARDS) if r.deck_mask >> c & 1 and c not in seen]
+        if missing:
+            raise ValueError(f"missing cards: {cards_str(missing)}")
+        return cls._start(r, parsed_hands, parsed_stock, dealer, scores)  # type: ignore[arg-type]
+
+    @classmethod
+    def _start(
+        cls,
+        rules: Rules,
+        hands: tuple[tuple[int, ...], tuple[int, ...]],
+        stock_top_first: tuple[int, ...],
+        dealer: int,
+        scores: tuple[int, int],
+    ) -> Deal:
+        d = object.__new__(cls)
+        d.rules = rules
+        d.dealer = dealer
+        d.trump_card = stock_top_first[-1]
+        d.trump = d.trump_card // 6
+        d.exchange_card = card(d.trump, rules.exchange_rank)
+        d.hands = [sum(1 << c for c in hands[0]), sum(1 << c for c in hands[1])]
+        d.stock = list(reversed(stock_top_first))
+        d.current = 1 - dealer
+        d.decision = Decision.LEAD
+        d.leader = 1 - dealer
+        d.lead_card = -1
+        d.declared = -1
+        d.just_closed = False
+        d.closed_by = -1
+        d.closed_opp_tricks = 0
+        d.closed_opp_points = 0
+        d.points = [0, 0]
+        d.pending = [0, 0]
+        d.tricks = [0, 0]
+        d.won_cards = [0, 0]
+        d.marriages = [0, 0]
+        d.known = [0, 0]
+        d.claim_chance = [False, False]
+        d.trick_count = 0
+        d.history = []
+        d.outcome = None
+        d.scores = (int(scores[0]), int(scores[1]))
+        d.arrangement = (hands[0], hands[1], stock_top_first, dealer)
+        d._mask = -1
+        return d
+
+    def clone(self) -> Deal:
+        """An independent copy (search agents call this millions of times: keep it flat)."""
+        d = object.__new__(Deal)
+        d.rules = self.rules
+        d.dealer = self.dealer
+        d.trump = self.trump
+        d.trump_card = self.trump_card
+        d.exchange_card = self.exchange_card
+        d.hands = self.hands[:]
+        d.stock = self.stock[:]
+        d.current = self.current
+        d.decision = self.decision
+        d.leader = self.leader
+        d.lead_card = self.lead_card
+        d.declared = self.declared
+        d.just_closed = self.just_closed
+        d.closed_by = self.closed_by
+        d.closed_opp_tricks = self.closed_opp_tricks
+        d.closed_opp_points = self.closed_opp_points
+        d.points = self.points[:]
+        d.pending = self.pending[:]
+        d.tricks = self.tricks[:]
+        d.won_cards = self.won_cards[:]
+        d.marriages = self.marriages[:]
+        d.known = self.known[:]
+        d.claim_chance = self.claim_chance[:]
+        d.trick_count = self.trick_count
+        d.history = self.history[:]
+        d.outcome = self.outcome
+        d.scores = self.scores
+        d.arrangement = self.arrangement
+        d._mask = self._mask
+        return d
+
+    __copy__ = clone
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def current_player(self) -> int:
+        """The player to act, or ``TERMINAL`` (-1) once the deal is over."""
+        return TERMINAL if self.outcome is not None else self.current
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def stock_open(self) -> bool:
+        """Phase 1: the stock is neither closed nor exhausted (no obligation to follow)."""
+        return self.closed_by < 0 and bool(self.stock)
+
+    def legal_mask(self) -> int:
+        """Legal actions as an int: bit ``a`` is set when action ``a`` is legal."""
+        m = self._mask
+        if m < 0:
+            m = self._mask = self._compute_mask()
+        return m
+
+    def legal_actions(self) -> list[int]:
+        return actions_of(self.legal_mask())
+
+    def is_legal(self, action: int) -> bool:
+        return 0 <= action < NUM_ACTIONS and bool(self.legal_mask() >> action & 1)
+
+    def returns(self) -> tuple[int, int]:
+        """Game points won (+) and lost (-) per player; (0, 0) while the deal runs or after a draw."""
+        return self.outcome.returns() if self.outcome is not None else (0, 0)
+
+    def counted_points(self, player: int) -> int:
+        """Card points of the tricks won plus the marriages that count (RULES.md 2.8)."""
+        return self.points[player]
+
+    def can_exchange(self, player: int) -> bool:
+        r = self.rules
+        if self.closed_by >= 0 or len(self.stock) < 2 or not self.hands[player] >> self.exchange_card & 1:
+            return False
+        need = r.exchange_requires
+        if need == "won_trick":
+            return self.tricks[player] > 0
+        if need == "after_first_trick":
+            return self.trick_count > 0
+        return True
+
+    def can_close(self) -> bool:
+        r = self.rules
+        return r.closing and self.closed_by < 0 and len(self.stock) >= r.closing_min_stock
+
+    def _marriage_actions(self, player: int) -> int:
+        r = self.rules
+        if self.trick_count == 0 and not r.marriage_on_first_lead:
+            return 0
+        if not (self.stock_open or r.marriages_after_stock or (self.just_closed and self.closed_by == player)):
+            return 0
+        hand = self.hands[player]
+        m = 0
+        for s in range(4):
+            pair = MARRIAGE_PAIR[s]
+            if hand & pair == pair:
+                m |= 1 << (MARRIAGE + s)
+        return m
+
+    def _follow_cards(self, hand: int) -> int:
+        if self.stock_open:
+            return hand
+        lead = self.lead_card
+        same = hand & SUIT_MASK[lead // 6]
+        if same:
+            if self.rules.must_win_trick:
+                higher = same & HIGHER_IN_SUIT[lead]
+                return higher or same
+            return same
+        return hand & SUIT_MASK[self.trump] or hand
+
+    def _compute_mask(self) -> int:
+        if self.outcome is not None:
+            return 0
+        p = self.current
+        d = self.decision
+        explicit = self.rules.claiming == "explicit"
+        if d == Decision.FOLLOW:
+            return self._follow_cards(self.hands[p])
+        if d == Decision.LEAD:
+            claim = (1 << GO_OUT) if explicit and self.claim_chance[p] else 0
+            if self.declared >= 0:
+                pair = KING_BIT[self.declared] if self.rules.marriage_lead == "king" else MARRIAGE_PAIR[self.declared]
+                return (self.hands[p] & pair) | claim
+            m = self.hands[p] | claim | self._marriage_actions(p)
+            if self.can_exchange(p):
+                m |= 1 << EXCHANGE
+            if self.can_close():
+                m |= 1 << CLOSE
+            return m
+        if d == Decision.DRAW:
+            return (1 << CLOSE) | (1 << PASS) | ((1 << GO_OUT) if explicit else 0)
+        if d == Decision.CLOSING_EXCHANGE:
+            return (1 << EXCHANGE) | (1 << PASS)
+        return (1 << GO_OUT) | (1 << PASS)  # Decision.CLAIM
+
+    # ------------------------------------------------------------------ moves
+    def apply(self, action: int) -> None:
+        """Play one action for ``current_player``; raises ``IllegalActionError`` (a ``ValueError``)
+        naming the legal actions, leaving the deal unchanged, when it is not legal."""
+        mask = self._mask
+        if mask < 0:
+            mask = self.legal_mask()
+        try:
+            a = index(action)
+        except TypeError:
+            raise IllegalActionError(action, actions_of(mask), self.describe()) from None
+        if not (0 <= a < NUM_ACTIONS and mask >> a & 1):
+            raise IllegalActionError(action, actions_of(mask), self.describe())
+        self._mask = -1
+        p = self.current
+        self.history.append(p << 5 | a)
+        d = self.decision
+        if d == Decision.FOLLOW:
+            self._follow(p, a)
+        elif d == Decision.LEAD:
+            if a < MARRIAGE:
+                self._lead(p, a)
+            elif a < EXCHANGE:
+                self._declare(p, a - MARRIAGE)
+            elif a == EXCHANGE:
+                self._exchange(p)
+            elif a == CLOSE:
+                self._close(p)
+            else:
+                self._go_out(p)
+        elif d == Decision.DRAW:
+            if a == PASS:
+                self._draw(p)
+                self.decision = Decision.LEAD
+            elif a == CLOSE:
+                self._close(p)
+            else:
+                self._go_out(p)
+        elif d == Decision.CLOSING_EXCHANGE:
+            if a == EXCHANGE:
+                self._exchange(p)
+            self.current = 1 - p
+            self.decision = Decision.LEAD
+        elif a == GO_OUT:  # Decision.CLAIM
+            self._go_out(p)
+        else:
+            self._score_played_out(p)
+
+    def apply_all(self, actions: Sequence[int | str] | str) -> Deal:
+        """Apply several actions, given as ids or text (``"JD 9S P M1 KS"``); returns self."""
+        if isinstance(actions, str):
+            actions = actions.split()
+        for a in actions:
+            self.apply(parse_action_text(a) if isinstance(a, str) else a)
+        return self
+
+    def _lead(self, p: int, c: int) -> None:
+        bit = 1 << c
+        self.hands[p] ^= bit
+        self.known[p] &= ~bit
+        self.lead_card = c
+        self.declared = -1
+        self.just_closed = False
+        self.claim_chance[p] = False
+        self.current = 1 - p
+        self.decision = Decision.FOLLOW
+
+    def _follow(self, p: int, c: int) -> None:
+        bit = 1 << c
+        self.hands[p] ^= bit
+        self.known[p] &= ~bit
+        lead = self.lead_card
+        winner = p if FOLLOWER_WINS[self.trump][lead * NUM_CARDS + c] else 1 - p
+        self.won_cards[winner] |= bit | (1 << lead)
+        self.points[winner] += CARD_POINTS[lead] + CARD_POINTS[c] + self.pending[winner]
+        self.pending[winner] = 0
+        self.tricks[winner] += 1
+        self.trick_count += 1
+        self.lead_card = -1
+        self.leader = self.current = winner
+        r = self.rules
+        last = not (self.hands[0] | self.hands[1])
+        if last and self.closed_by < 0:
+            self.points[winner] += r.last_trick_bonus
+        if r.claiming == "auto":
+            if self.points[winner] >= GOAL:
+                self._go_out(winner)
+                return
+        else:
+            self.claim_chance[winner] = True
+        if last:
+            if r.claiming == "explicit":
+                self.decision = Decision.CLAIM
+            else:
+                self._score_played_out(winner)
+            return
+        if self.stock_open:
+            if r.close_before_drawing and self.can_close():
+                self.decision = Decision.DRAW
+                return
+            self._draw(winner)
+        self.decision = Decision.LEAD
+
+    def _draw(self, winner: int) -> None:
+        stock = self.stock
+        self.hands[winner] |= 1 << stock.pop()
+        last = stock.pop()
+        self.hands[1 - winner] |= 1 << last
+        if not stock:  # the face-up card went to the loser, in sight of both
+            self.known[1 - winner] |= 1 << last
+
+    def _declare(self, p: int, suit: int) -> None:
+        value = 40 if suit == self.trump else 20
+        self.marriages[p] |= 1 << suit
+        self.declared = suit
+        self.known[p] |= MARRIAGE_PAIR[suit]
+        if self.rules.marriage_counts == "any_trick" and self.tricks[p] > 0:
+            self.points[p] += value
+        else:
+            self.pending[p] += value
+        if self.rules.claiming == "explicit":
+            self.claim_chance[p] = True
+        elif self.points[p] >= GOAL:
+            self._go_out(p)
+
+    def _exchange(self, p: int) -> None:
+        face_up = self.stock[0]
+        self.hands[p] ^= (1 << self.exchange_card) | (1 << face_up)
+        self.known[p] |= 1 << face_up
+        self.stock[0] = self.exchange_card
+
+    def _close(self, p: int) -> None:
+        o = 1 - p
+        self.closed_by = p
+        self.just_closed = True
+        self.closed_opp_tricks = self.tricks[o]
+        self.closed_opp_points = self.points[o]
+        if self.rules.exchange_at_closing and len(self.stock) >= 2 and self.hands[o] >> self.exchange_card & 1:
+            self.current = o
+            self.decision = Decision.CLOSING_EXCHANGE
+        else:
+            self.decision = Decision.LEAD
+
+    # ------------------------------------------------------------------ scoring
+    def _is_schwarz(self, points: int, tricks: int) -> bool:
+        return points == 0 if self.rules.schwarz == "no_points" else tricks == 0
+
+    def _game_points(self, loser_points: int, loser_tricks: int) -> int:
+        if self._is_schwarz(loser_points, loser_tricks):
+            return 3
+        return 2 if loser_points < GOAL // 2 else 1
+
+    def _closer_fail_points(self) -> int:
+        if self.rules.closer_fail == "always_3" or self.closed_opp_tricks == 0:
+            return 3
+        return 2
+
+    def _closer_win_points(self, opp: int) -> int:
+        r = self.rules
+        if r.closer_win == "at_closing":
+            pts, tricks = self.closed_opp_points, self.closed_opp_tricks
+        else:
+            pts, tricks = self.points[opp], self.tricks[opp]
+        if self._is_schwarz(pts, tricks):
+            return r.closed_schwarz_points
+        return 3 if r.closer_win == "always_3" else self._game_points(pts, tricks)
+
+    def _go_out(self, p: int) -> None:
+        o = 1 - p
+        if self.points[p] >= GOAL:
+            if self.closed_by < 0:
+                self._finish(p, self._game_points(self.points[o], self.tricks[o]), Termination.WENT_OUT)
+            elif self.closed_by == p:
+                self._finish(p, self._closer_win_points(o), Termination.WENT_OUT)
+            else:  # the closer's opponent went out first: the closer failed
+                self._finish(p, self._closer_fail_points(), Termination.CLOSER_FAILED)
+        elif self.closed_by == p:
+            self._finish(o, self._closer_fail_points(), Termination.FALSE_CLAIM)
+        else:
+            self._finish(o, 2, Termination.FALSE_CLAIM)
+
+    def _score_played_out(self, last_winner: int) -> None:
+        if self.closed_by >= 0:
+            self._finish(1 - self.closed_by, self._closer_fail_points(), Termination.CLOSER_FAILED)
+        elif self.rules.played_out_winner == "last_trick":
+            self._finish(last_winner, 1, Termination.PLAYED_OUT)
+        else:
+            a, b = self.points
+            if a == b:
+                self._finish(-1, 0, Termination.DRAWN)
+            else:
+                w = 0 if a > b else 1
+                self._finish(w, self._game_points(self.points[1 - w], self.tricks[1 - w]), Termination.PLAYED_OUT)
+
+    def _finish(self, winner: int, game_points: int, how: Termination) -> None:
+        self.outcome = Outcome(winner, game_points, how)
+        self._mask = 0
+
+    # ------------------------------------------------------------------ views and text
+    def information_state(self, player: int) -> Any:
+        """Exactly what ``player`` may know now (an :class:`~sixtysix_env.infostate.InfoState`)."""
+        from .infostate import InfoState
+
+        return InfoState.of(self, player)
+
+    def hidden_cards(self, player: int) -> tuple[int, int]:
+        """(opponent cards ``player`` cannot place, face-down stock cards he cannot place) as masks."""
+        o = 1 - player
+        opp_hidden = self.hands[o] & ~self.known[o]
+        stock_hidden = 0
+        for c in self.stock[1:]:
+            stock_hidden |= 1 << c
+        return opp_hidden, stock_hidden
+
+    def resample_hidden(self, player: int, rng: RandomSource) -> Deal:
+        """A copy where the cards ``player`` cannot see are dealt again at random among the places
+        he cannot see (opponent's unknown cards, face-down stock), keeping all public information.
+        This is the determinization that sampling searches (PIMC) and the leak tests use."""
+        o = 1 - player
+        opp_hidden, stock_hidden = self.hidden_cards(player)
+        pool = [c for c in range(NUM_CARDS) if (opp_hidden | stock_hidden) >> c & 1]
+        rng.shuffle(pool)
+        pool = [int(c) for c in pool]
+        n_opp = opp_hidden.bit_count()
+        d = self.clone()
+        d.hands[o] = self.known[o] | sum(1 << c for c in pool[:n_opp])
+        if self.stock:
+            d.stock = [self.stock[0], *pool[n_opp:]]
+        d.arrangement = None
+        return d
+
+    def describe(self) -> str:
+        """One-line position text for error messages and bug reports."""
+        return self.to_notation() if self.arrangement is not None else repr(self)
+
+    def to_notation(self) -> str:
+        """Position text that :meth:`from_notation` reads back: rules, dealer, the arrangement and
+        the actions played, such as ``standard; dealer=0; hands=9S AC ... | 9C ...; stock=...; played=JD 9S P``."""
+        if self.arrangement is None:
+            raise ValueError("this deal was resampled and has no arrangement to write")
+        h0, h1, stock, dealer = self.arrangement
+        played = " ".join(action_str(x & 31) for x in self.history)
+        return (
+            f"{self.rules.name}; dealer={dealer}; hands={cards_str(h0)} | {cards_str(h1)}; "
+            f"stock={cards_str(stock)}; played={played}"
+        )
+
+    @classmethod
+    def from_notation(cls, text: str, rules: Rules | None = None) -> Deal:
+        """Read :meth:`to_notation` text; ``rules`` overrides the preset named in it."""
+        parts = [p.strip() for p in text.split(";")]
+        if len(parts) != 5:
+            raise ValueError(
+                f"bad position text {text!r}: expected 'rules; dealer=N; hands=... | ...; stock=...; played=...'"
+            )
+        fields = {}
+        for p in parts[1:]:
+            key, sep, value = p.partition("=")
+            if not sep:
+                raise ValueError(f"bad field {p!r} in position text: expected key=value")
+            fields[key.strip()] = value.strip()
+        try:
+            hands = fields["hands"].split("|")
+            deal = cls.from_arrangement(
+                hands, fields["stock"], int(fields["dealer"]), rules or get_rules(parts[0])
+            )
+        except KeyError as e:
+            raise ValueError(f"position text lacks the field {e.args[0]!r}") from None
+        return deal.apply_all(fields["played"])
+
+    def __repr__(self) -> str:
+        state = (
+            f"over: {self.outcome}"
+            if self.outcome is not None
+            else f"player {self.current} to {self.decision.name.lower()}"
+        )
+        return (
+            f"<Deal {self.rules.name} trump={card_str(self.trump_card)} hands={cards_str(self.hands[0])} | "
+            f"{cards_str(self.hands[1])} stock={len(self.stock)} points={self.points} {state}>"
+        )
+
+    def legal_labels(self) -> list[str]:
+        return [action_label(a) for a in self.legal_actions()]
