@@ -61,9 +61,7 @@ def action_label(action: int) -> str:
         return f"play {card_symbol(action)}"
     if MARRIAGE <= action < MARRIAGE + 4:
         return f"declare marriage {_SUIT_SYMBOLS[action - MARRIAGE]}"
-    return {EXCHANGE: "exchange trump", CLOSE: "close", PASS: "pass", GO_OUT: "go out"}.get(
-        action, f"action {action}"
-    )
+    return {EXCHANGE: "exchange trump", CLOSE: "close", PASS: "pass", GO_OUT: "go out"}.get(action, f"action {action}")
 
 
 def parse_action(text: str | int) -> int:

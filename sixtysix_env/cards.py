@@ -65,10 +65,7 @@ SUIT_MASK: tuple[int, ...] = tuple(0b111111 << (NUM_RANKS * s) for s in range(NU
 FULL_DECK = (1 << NUM_CARDS) - 1
 
 _STR = tuple(RANK_LETTERS[c % 6] + SUIT_LETTERS[c // 6] for c in range(NUM_CARDS))
-_SYMBOL = tuple(
-    ("10" if c % 6 == Rank.TEN else RANK_LETTERS[c % 6]) + SUIT_SYMBOLS[c // 6]
-    for c in range(NUM_CARDS)
-)
+_SYMBOL = tuple(("10" if c % 6 == Rank.TEN else RANK_LETTERS[c % 6]) + SUIT_SYMBOLS[c // 6] for c in range(NUM_CARDS))
 _RANK_INPUT = {"9": 0, "J": 1, "Q": 2, "K": 3, "T": 4, "10": 4, "A": 5}
 _SUIT_INPUT = {**{ch: i for i, ch in enumerate(SUIT_LETTERS)}, **{ch: i for i, ch in enumerate(SUIT_SYMBOLS)}}
 _SUIT_INPUT.update({"♤": 1, "♡": 2, "♢": 3, "♧": 0})

@@ -696,9 +696,7 @@ class Deal:
             fields[key.strip()] = value.strip()
         try:
             hands = fields["hands"].split("|")
-            deal = cls.from_arrangement(
-                hands, fields["stock"], int(fields["dealer"]), rules or get_rules(parts[0])
-            )
+            deal = cls.from_arrangement(hands, fields["stock"], int(fields["dealer"]), rules or get_rules(parts[0]))
         except KeyError as e:
             raise ValueError(f"position text lacks the field {e.args[0]!r}") from None
         return deal.apply_all(fields["played"])
