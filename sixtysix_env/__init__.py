@@ -3,7 +3,13 @@
 from .actions import CLOSE, EXCHANGE, GO_OUT, MARRIAGE, NUM_ACTIONS, PASS, action_label, action_str, parse_action
 from .cards import Rank, Suit, card_str, card_symbol, cards_str, parse_card, parse_cards
 from .engine import Deal, Decision, IllegalActionError, Outcome, Termination
+from .envs import sixtysix_v0
+from .infostate import InfoState
+from .match import Match
+from .registration import register_envs
 from .rules import PRESETS, Rules, get_rules
+
+register_envs()
 
 __all__ = [
     "CLOSE",
@@ -14,6 +20,8 @@ __all__ = [
     "PASS",
     "PRESETS",
     "Deal",
+    "InfoState",
+    "Match",
     "Decision",
     "IllegalActionError",
     "Outcome",
@@ -22,6 +30,7 @@ __all__ = [
     "Suit",
     "Termination",
     "action_label",
+    "sixtysix_v0",
     "action_str",
     "card_str",
     "card_symbol",

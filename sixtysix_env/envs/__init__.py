@@ -1,0 +1,1 @@
+"""Environment adapters over the engine: PettingZoo AEC (and Gymnasium) interfaces."""

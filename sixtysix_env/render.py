@@ -1,0 +1,69 @@
+"""Readable text for a deal, with suit symbols: what a spectator sees (both hands face up)."""
+
+from __future__ import annotations
+
+from .actions import action_label
+from .cards import card_symbol, cards_of
+from .engine import Deal, Termination
+
+__all__ = ["render_deal", "describe_outcome"]
+
+_SUIT_ORDER = (2, 1, 3, 0)  # hearts, spades, diamonds, clubs: alternating colours read well
+
+
+def _hand(mask: int, trump: int) -> str:
+    cards = sorted(cards_of(mask), key=lambda c: (c // 6 != trump, _SUIT_ORDER.index(c // 6), -c))
+    return " ".join(card_symbol(c) for c in cards) or "-"
+
+
+def describe_outcome(deal: Deal, names: tuple[str, str] = ("player_0", "player_1")) -> str:
+    out = deal.outcome
+    if out is None:
+        return "deal in progress"
+    if out.winner < 0:
+        return f"drawn deal at {deal.points[0]}-{deal.points[1]}: nobody scores"
+    how = {
+        Termination.WENT_OUT: "went out",
+        Termination.FALSE_CLAIM: "wins: the opponent claimed 66 without having it",
+        Termination.CLOSER_FAILED: "wins: the closer did not make 66",
+        Termination.PLAYED_OUT: "wins the played-out deal",
+        Termination.DRAWN: "draw",
+    }[out.termination]
+    return (
+        f"{names[out.winner]} {how} with {deal.points[out.winner]} to {deal.points[1 - out.winner]}: "
+        f"{out.game_points} game point{'s' if out.game_points != 1 else ''}"
+    )
+
+
+def render_deal(deal: Deal, names: tuple[str, str] = ("player_0", "player_1"), last: str | None = None) -> str:
+    """Multi-line text: trump, stock, both hands, the trick on the table, points and whose turn."""
+    r = deal.rules
+    trump = deal.trump
+    stock = deal.stock
+    if not stock:
+        stock_text = "exhausted"
+    else:
+        bottom = card_symbol(stock[0])
+        stock_text = f"{len(stock)} cards, {bottom} {'face down (closed)' if deal.closed_by >= 0 else 'face up'}"
+    if deal.closed_by >= 0:
+        stock_text += f"; closed by {names[deal.closed_by]}"
+    lines = [
+        f"Sixty-Six ({r.name}) · trump {card_symbol(deal.trump_card)} · stock {stock_text} · "
+        f"match {deal.scores[0]}-{deal.scores[1]} · dealer {names[deal.dealer]}",
+    ]
+    for p in (0, 1):
+        extra = f" (+{deal.pending[p]} pending)" if deal.pending[p] else ""
+        lines.append(
+            f"  {names[p]:>10}: {_hand(deal.hands[p], trump):<28} points {deal.points[p]:>3}{extra}, "
+            f"tricks {deal.tricks[p]}"
+        )
+    if deal.lead_card >= 0:
+        lines.append(f"  on the table: {card_symbol(deal.lead_card)} led by {names[deal.leader]}")
+    if last:
+        lines.append(f"  last action: {last}")
+    if deal.outcome is not None:
+        lines.append(f"  result: {describe_outcome(deal, names)}")
+    else:
+        legal = ", ".join(action_label(a) for a in deal.legal_actions())
+        lines.append(f"  {names[deal.current]} to {deal.decision.name.lower()}: {legal}")
+    return "\n".join(lines)
