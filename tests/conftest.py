@@ -1,0 +1,54 @@
+"""Shared test helpers: deals from short arrangements, random play, the golden perft file."""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+from hypothesis import HealthCheck, settings
+
+from sixtysix_env import Deal, Rules, get_rules
+from sixtysix_env.cards import NUM_CARDS, parse_cards
+
+settings.register_profile(
+    "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
+)
+settings.register_profile("dev", max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+GOLDEN = Path(os.environ.get("SIXTYSIX_GOLDEN", SHARED / "perft" / "golden.txt"))
+
+
+def arrange(hand0: str, hand1: str, trump: str, dealer: int = 0, rules: str | Rules = "standard") -> Deal:
+    """A deal where the two hands are given and the rest of the deck is stocked, top first, in
+    card-id order with ``trump`` face up at the bottom."""
+    r = get_rules(rules)
+    used = set(parse_cards(hand0)) | set(parse_cards(hand1)) | set(parse_cards(trump))
+    rest = [c for c in range(NUM_CARDS) if r.deck_mask >> c & 1 and c not in used]
+    stock = rest + parse_cards(trump)
+    return Deal.from_arrangement([hand0, hand1], stock, dealer, r)
+
+
+def random_playout(deal: Deal, rng: random.Random) -> list[Deal]:
+    """Plays random legal actions to the end; returns every position visited (copies)."""
+    seen = [deal.clone()]
+    while deal.outcome is None:
+        deal.apply(rng.choice(deal.legal_actions()))
+        seen.append(deal.clone())
+    return seen
+
+
+def golden_blocks() -> list[dict[str, str]]:
+    blocks: list[dict[str, str]] = []
+    for line in GOLDEN.read_text().splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            blocks.append({"preset": line.strip("[]")})
+        else:
+            key, _, value = line.partition("=")
+            blocks[-1][key.strip()] = value.strip()
+    return blocks

@@ -1,0 +1,116 @@
+"""Encoders: layout, spaces, and no leak of hidden cards (hypothesis)."""
+
+import random
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sixtysix_env import PRESETS, Deal, InfoState, parse_cards
+from sixtysix_env.cards import mask_of
+from sixtysix_env.observers import (
+    ENCODERS,
+    VECTOR_LAYOUT,
+    VECTOR_SIZE,
+    decode_vector,
+    encode_history,
+    encode_vector,
+    observation_space,
+)
+
+from .conftest import arrange
+
+RULES = [*PRESETS.values(), PRESETS["standard"].replace(claiming="explicit")]
+
+
+def _random_position(rules, seed: int) -> Deal:
+    rng = random.Random(seed)
+    deal = Deal.new(rules, rng, dealer=seed & 1)
+    stop = rng.randrange(40)
+    for _ in range(stop):
+        if deal.outcome is not None:
+            break
+        deal.apply(rng.choice(deal.legal_actions()))
+    return deal
+
+
+def _equal(a, b) -> bool:
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
+    return np.array_equal(a, b)
+
+
+@given(rules=st.sampled_from(RULES), seed=st.integers(0, 2**32 - 1), player=st.integers(0, 1))
+def test_no_encoder_changes_when_hidden_cards_are_permuted(rules, seed, player):
+    deal = _random_position(rules, seed)
+    rng = random.Random(seed + 1)
+    views = {name: enc(InfoState.of(deal, player)) for name, enc in ENCODERS.items()}
+    for _ in range(3):
+        other = deal.resample_hidden(player, rng)
+        # the public facts really are kept: same points, same known cards, same own hand
+        assert other.hands[player] == deal.hands[player] and other.known == deal.known
+        for name, enc in ENCODERS.items():
+            assert _equal(enc(InfoState.of(other, player)), views[name]), f"{name} leaks hidden cards"
+
+
+def test_the_leak_test_has_power_resampling_moves_hidden_cards():
+    moved = 0
+    for seed in range(50):
+        deal = _random_position(PRESETS["standard"], seed)
+        if deal.outcome is None:
+            moved += deal.resample_hidden(0, random.Random(seed)).hands[1] != deal.hands[1]
+    assert moved > 10
+
+
+@given(seed=st.integers(0, 2**32 - 1), player=st.integers(0, 1))
+def test_sampled_deals_are_consistent_with_the_view(seed, player):
+    deal = _random_position(PRESETS["standard"], seed)
+    info = InfoState.of(deal, player)
+    sampled = info.sample(random.Random(seed))
+    assert np.array_equal(encode_vector(InfoState.of(sampled, player)), encode_vector(info))
+    if deal.current_player == player:
+        assert sampled.legal_mask() == deal.legal_mask()
+    assert sampled.hands[1 - player].bit_count() == deal.hands[1 - player].bit_count()
+    assert len(sampled.stock) == len(deal.stock) and sampled.stock[:1] == deal.stock[:1]
+
+
+def test_layout_covers_the_vector_exactly():
+    pos = 0
+    for part in VECTOR_LAYOUT.values():
+        assert part.start == pos
+        pos += part.size
+    assert pos == VECTOR_SIZE == observation_space("vector").shape[0]
+
+
+def test_vector_parts_from_a_marriage_and_closing():
+    deal = arrange("9H AC JS KS QS TD", "AS KH JC JD QC QD", trump="AH", dealer=1)  # player 0 leads
+    deal.apply_all("M1 QS AS P")  # 20 pending; player 1 wins the trick; draws
+    info = InfoState.of(deal, 0)
+    parts = decode_vector(encode_vector(info))
+    hand = set(np.flatnonzero(parts["hand"]).tolist())
+    assert hand == {c for c in range(24) if deal.hands[0] >> c & 1} and len(hand) == 6
+    assert hand >= set(parse_cards("9H AC JS KS TD")), "the five cards kept plus the one drawn"
+    assert set(np.flatnonzero(parts["won_by_opponent"])) == set(parse_cards("QS AS"))
+    assert parts["my_pending"][0] == np.float32(20 / 66) and parts["my_points"][0] == 0
+    assert parts["opponent_points"][0] == np.float32(14 / 66)
+    assert list(np.flatnonzero(parts["my_marriages"])) == [1]
+    assert np.flatnonzero(parts["trump_suit"]).tolist() == [2]
+    assert parts["trump_card"][parse_cards("AH")[0]] == 1 and parts["stock_bottom"][parse_cards("AH")[0]] == 1
+    assert parts["known_opponent"].sum() == 0 and parts["opponent_won_trick"][0] == 1
+    known_mine = InfoState.of(deal, 1).known_opponent
+    assert known_mine == mask_of(parse_cards("KS")), "the marriage partner is public"
+
+
+def test_history_lists_public_actions_in_order():
+    deal = arrange("9H AC JS KS QS TD", "AS KH JC JD QC QD", trump="AH", dealer=1)
+    deal.apply_all("M1 QS AS")
+    ev = encode_history(InfoState.of(deal, 1))["events"]
+    assert ev[:3, :2].tolist() == [[0, 1], [0, 1], [1, 0]], "player 1 sees: opponent, opponent, me"
+    assert [int(np.flatnonzero(row[2:])[0]) for row in ev[:3]] == [25, *parse_cards("QS AS")]
+    assert not ev[3:].any()
+
+
+def test_spaces_contain_the_observations():
+    deal = _random_position(PRESETS["schnapsen"], 3)
+    for name, enc in ENCODERS.items():
+        assert observation_space(name).contains(enc(InfoState.of(deal, 0)))

@@ -1,0 +1,41 @@
+"""The golden perft counts and full-tree result counts in shared/perft/golden.txt."""
+
+import pytest
+
+from sixtysix_env import Deal
+from sixtysix_env.perft import perft, result_counts
+
+from .conftest import GOLDEN, golden_blocks
+
+if not GOLDEN.exists():  # pragma: no cover - the shared folder sits beside every checkout
+    pytest.skip(f"golden perft file not found at {GOLDEN}", allow_module_level=True)
+
+BLOCKS = golden_blocks()
+
+
+def _position(block):
+    deal = Deal.from_arrangement(
+        [block["hands0"], block["hands1"]], block["stock"], int(block["dealer"]), block["preset"]
+    )
+    return deal.apply_all(block["played"])
+
+
+@pytest.mark.parametrize("block", BLOCKS, ids=[f"{b['preset']}-{i}" for i, b in enumerate(BLOCKS)])
+def test_perft_matches_golden(block):
+    deal = _position(block)
+    want = [int(x) for x in block["perft"].split()]
+    assert [perft(deal, d) for d in range(1, len(want) + 1)] == want
+
+
+WITH_RESULTS = [b for b in BLOCKS if "results" in b]
+
+
+@pytest.mark.parametrize("block", WITH_RESULTS, ids=[f"{b['preset']}-{i}" for i, b in enumerate(WITH_RESULTS)])
+def test_result_counts_match_golden(block):
+    counts = result_counts(_position(block))
+    got = " ".join(f"{w}:{g}={n}" for (w, g), n in sorted(counts.items()))
+    assert got == block["results"]
+
+
+def test_every_preset_is_covered_by_golden_counts():
+    assert {b["preset"] for b in BLOCKS} >= {"standard", "russian", "marriage", "santase", "schnapsen"}
