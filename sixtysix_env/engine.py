@@ -49,7 +49,7 @@ class Decision(IntEnum):
     LEAD = 0
     """On lead: exchange, close, declare a marriage, lead a card, or go out (explicit claiming)."""
     FOLLOW = 1
-    """Play a card to the card led."""
+    """Play a card to the card led (or first exchange, under ``exchange_timing="any_turn"``)."""
     DRAW = 2
     """After winning a phase-1 trick: close before drawing (29) or draw (30)."""
     CLOSING_EXCHANGE = 3
@@ -415,7 +415,10 @@ class Deal:
         d = self.decision
         explicit = self.rules.claiming == "explicit"
         if d == Decision.FOLLOW:
-            return self._follow_cards(self.hands[p])
+            m = self._follow_cards(self.hands[p])
+            if self.rules.exchange_timing == "any_turn" and self.can_exchange(p):
+                m |= 1 << EXCHANGE
+            return m
         if d == Decision.LEAD:
             claim = (1 << GO_OUT) if explicit and self.claim_chance[p] else 0
             if self.declared >= 0:
@@ -451,7 +454,10 @@ class Deal:
         self.history.append(p << 5 | a)
         d = self.decision
         if d == Decision.FOLLOW:
-            self._follow(p, a)
+            if a < NUM_CARDS:
+                self._follow(p, a)
+            else:  # exchange before following (exchange_timing="any_turn")
+                self._exchange(p)
         elif d == Decision.LEAD:
             if a < MARRIAGE:
                 self._lead(p, a)

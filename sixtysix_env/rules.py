@@ -4,6 +4,14 @@ Every rule that differs between the systems in RULES.md section 5 is a field
 here, and the engine reads these fields; there is no second copy of the
 engine per variant. ``get_rules("russian")`` returns a preset;
 ``get_rules("standard").replace(claiming="explicit")`` derives a new one.
+
+Each field's docstring says what it changes and which source has it. Sources are cited by
+file and line in ``shared/rules-sources/`` (``ru-translated-pages.txt`` holds the pagat.com
+page after Günther Senst, Britannica, gamerules.com, PlayingCardDecks and a Santase page;
+``ru-classic-66.txt`` the classic Russian rule lists; ``ru-old-and-marriage.txt`` the
+19th-century rules and Марьяж). ``PRESET_INFO`` records, per preset, which settings the
+sources do not state (the ``*`` cells of RULES.md section 5); ``python -m
+sixtysix_env.rulesdoc`` turns all of it into ``docs/rules.md``.
 """
 
 from __future__ import annotations
@@ -14,9 +22,10 @@ from typing import Literal
 
 from .cards import Rank
 
-__all__ = ["Rules", "PRESETS", "get_rules", "preset_names"]
+__all__ = ["Rules", "PRESETS", "PRESET_INFO", "PresetInfo", "get_rules", "preset_names"]
 
 ExchangeRequires = Literal["won_trick", "after_first_trick", "any"]
+ExchangeTiming = Literal["lead", "any_turn"]
 DrawnDeal = Literal["same_dealer", "new_dealer", "carry"]
 NextDealer = Literal["winner", "alternate"]
 Schwarz = Literal["no_trick", "no_points"]
@@ -29,6 +38,7 @@ Claiming = Literal["auto", "explicit"]
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "exchange_requires": ("won_trick", "after_first_trick", "any"),
+    "exchange_timing": ("lead", "any_turn"),
     "drawn_deal": ("same_dealer", "new_dealer", "carry"),
     "next_dealer": ("winner", "alternate"),
     "schwarz": ("no_trick", "no_points"),
@@ -40,6 +50,15 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "claiming": ("auto", "explicit"),
 }
 
+# Short names for the sources cited in the field docstrings (files in shared/rules-sources/).
+PAGAT = "pagat.com after Senst (ru-translated-pages.txt:227-306)"
+BRITANNICA = "Britannica (ru-translated-pages.txt:346-353)"
+RU_CLASSIC = "classic Russian rule lists (ru-classic-66.txt)"
+RU_OLD = "19th-century Russian rules (ru-old-and-marriage.txt:1-35)"
+MARIAGE = "Марьяж (ru-old-and-marriage.txt:84-190)"
+SANTASE = "Santase page (ru-translated-pages.txt:425-438)"
+VU = "the VU Amsterdam `schnapsen` package (RULES.md 5.0)"
+
 
 @dataclass(frozen=True)
 class Rules:
@@ -49,89 +68,129 @@ class Rules:
     """Preset name, or a label for a custom rule set (shown in notation and renders)."""
 
     deck_size: int = 24
-    """24 cards (9 to ace), or 20 without the nines (schnapsen): hands of 6 or 5 cards."""
+    """24 cards (9 to ace) and 6-card hands, or 20 without the nines and 5-card hands. Card ids stay
+    those of the 24-card deck: with 20 cards the nines never appear and their actions stay masked.
+    Sources: standard pagat :232; schnapsen Britannica :353, pagat :299."""
 
     exchange_rank: Rank = Rank.NINE
-    """Rank of the trump card that may be exchanged for the face-up trump (schnapsen: the jack)."""
+    """Rank of the trump card that may be exchanged for the face-up trump card: the nine, or the
+    jack in the 20-card game. Sources: pagat :258; schnapsen Britannica :353."""
 
     exchange_requires: ExchangeRequires = "won_trick"
-    """When the exchanger, on lead, may exchange: after winning a trick himself (standard),
-    once the first trick of the deal has been played (russian), or on any lead (santase)."""
+    """When the exchange is allowed: once the exchanger has won a trick himself (standard, pagat
+    :259), once the first trick of the deal has been played by anyone (russian, ru-old-and-marriage
+    :25 'лишь только после первой взятки'), or from the first lead on ('any': santase :435, vu)."""
+
+    exchange_timing: ExchangeTiming = "lead"
+    """'lead': exchange only when on lead, before leading (pagat :259, gamerules :402). 'any_turn':
+    also as the follower, before playing to the trick (Britannica :349 'непосредственно перед тем,
+    как вести или следовать', the first page :215 'в любое время'); never once the trump card is
+    the last stock card, and never after closing."""
 
     exchange_at_closing: bool = True
-    """The opponent of a player who closes may at once exchange the trump nine (standard, 2.5)."""
+    """The opponent of a player who closes may at once exchange the trump nine, even without a won
+    trick (standard, pagat :260). Schnapsen forbids it (pagat :304)."""
 
     closing: bool = True
-    """Whether the stock may be closed at all (the vu course engine has no closing)."""
+    """Whether the stock may be closed at all. Every human source allows closing; the vu course
+    engine has none."""
 
     closing_min_stock: int = 2
-    """Closing is allowed while the stock holds at least this many cards, face-up card included
-    (standard 2; russian 6, read from 'at least five' with even stock sizes)."""
+    """Closing is allowed while the stock holds at least this many cards, face-up card included.
+    Standard 2 (the last chance is after the 6th trick, pagat :267); russian 6, from 'не меньше пяти
+    карт' (ru-classic-66.txt:19, :36) with even stock sizes. Must be even: the stock always is."""
 
     close_before_drawing: bool = True
-    """After winning a phase-1 trick the winner may close before drawing (standard); when off,
-    closing happens only on lead (schnapsen), and the draw is automatic."""
+    """After winning a phase-1 trick the winner may close before drawing, leaving 5 cards each
+    (standard, pagat :267, Britannica :351); when off, closing happens only on lead after the draw
+    (schnapsen, pagat :303), and the draw is automatic."""
 
     marriages_after_stock: bool = False
-    """Marriages may be declared on any lead after the stock is exhausted or closed (schnapsen)."""
+    """Marriages may also be declared on leads after the stock is exhausted or closed (schnapsen,
+    pagat :300; vu). Standard: the last chance is the lead to the 6th trick (pagat :262)."""
 
     marriage_on_first_lead: bool = True
-    """The non-dealer may declare on the very first lead (santase: only after the first trick)."""
+    """The non-dealer may declare on the very first lead (pagat :264). Santase allows marriages only
+    after the first trick (santase :432 'только после первого хода'), also for a non-dealer who
+    closes at the first lead."""
 
     marriage_counts: MarriageCounts = "any_trick"
-    """Marriage points count once the declarer has won any trick of the deal (standard), or stay
-    pending until he wins his next trick after declaring (vu)."""
+    """Marriage points count once the declarer has won any trick of the deal, before or after
+    declaring (standard, pagat :264, Britannica :349), or stay pending until he wins his next trick
+    after declaring, so declaring never ends a deal at once (vu)."""
 
     marriage_lead: MarriageLead = "king_or_queen"
-    """After declaring, lead the king or the queen (standard) or always the king (vu)."""
+    """After declaring, lead the king or the queen (pagat :262) or always the king (vu: its Marriage
+    move plays the king)."""
 
     last_trick_bonus: int = 10
-    """Points for winning the last trick of a deal played out without closing (schnapsen 0)."""
+    """Card points for winning the last trick of a deal played out without closing (pagat :251,
+    Britannica :350). Schnapsen has none (pagat :301)."""
 
     played_out_winner: PlayedOut = "points"
-    """Who wins a deal played out without closing where nobody went out: more points (a tie is a
-    drawn deal), or the winner of the last trick for 1 game point (schnapsen)."""
+    """Who wins a deal played out without closing where nobody went out: the player with more points
+    (a tie is a drawn deal; pagat :251, :257), or the winner of the last trick, for 1 game point
+    (schnapsen pagat :301; PlayingCardDecks :339; the four-player Russian game, ru-old-and-marriage
+    :181)."""
 
     must_win_trick: bool = True
-    """Phase 2: the follower must beat the card led when able (standard); when off, he must only
-    follow suit, else trump (russian, marriage)."""
+    """Phase 2: the follower must beat the card led when able (standard, pagat :249, Britannica
+    :350). When off he must only follow suit, else trump (russian ru-classic-66.txt:17, :36;
+    Марьяж ru-old-and-marriage :98; gamerules :405)."""
 
     drawn_deal: DrawnDeal = "same_dealer"
-    """A drawn deal scores nothing and the same dealer deals again (standard), the other player
-    deals (russian 'new deal'), or the winner of the next deal gets 1 extra game point ('carry')."""
+    """A drawn deal (played out at equal points) scores nothing and: the same dealer deals again
+    (standard, pagat :251); the other player deals ('new_dealer', russian ru-classic-66.txt:23
+    'как новая игра'); or 'carry': the winner of the next deal gets 1 extra game point (Britannica
+    :352, gamerules :422, the first page :222, pagat variants :295). Applied by the match loop."""
 
     next_dealer: NextDealer = "winner"
-    """Who deals the next deal: the winner of this one (standard) or the players alternate."""
+    """Who deals the next deal (the non-dealer leads): the winner of this one (standard, pagat :239;
+    russian ru-classic-66.txt:7, :10 'первый ход принадлежит проигравшему'), or the players
+    alternate (Марьяж ru-old-and-marriage :98; schnapsen pagat :305; gamerules :399). Applied by
+    the match loop."""
 
     schwarz: Schwarz = "no_trick"
-    """3 game points when the loser took no trick (standard) or has no points at all (old Russian,
-    marriage: even four nines taken count as schwarz)."""
+    """3 game points when the loser took no trick (standard, pagat :264, :275), or when he has no
+    counted points at all, even with tricks of nines (old Russian ru-old-and-marriage :32; Марьяж
+    :98 'ни одного очка')."""
 
     closer_win: CloserWin = "at_end"
-    """A closer who goes out scores 1/2/3 from the opponent's points and tricks at the end
-    (standard), at the moment of closing (schnapsen), or always 3 (marriage)."""
+    """A closer who goes out scores 1/2/3 from the opponent's points and tricks at the end of the
+    deal (standard, pagat :269, :277), at the moment of closing (schnapsen, pagat :302), or always
+    3 (Марьяж ru-old-and-marriage :98 'всегда начисляется 3 пункта')."""
 
     closer_fail: CloserFail = "2_or_3"
-    """A closer who fails gives the opponent 2, or 3 if the opponent had no trick when the stock
-    was closed (standard); or always 3 (marriage)."""
+    """A closer who fails gives the opponent 2, or 3 if the opponent had no trick when the stock was
+    closed (standard, pagat :269, :280); or always 3 (Марьяж ru-old-and-marriage :98)."""
 
     closed_schwarz_points: int = 3
-    """Game points for a closer who goes out while the opponent has no trick (old Russian: 6)."""
+    """Game points for a closer who goes out while the opponent has no trick (schwarz); 6 is the old
+    Russian 'by prior agreement' bonus (RULES.md 5, reading ru-old-and-marriage :33-34)."""
 
     match_target: int = 7
-    """Game points that win the match."""
+    """Game points that win the match: 7 (pagat :224), 8 (russian ru-classic-66.txt:4), 11 (santase
+    :436). Applied by the match loop."""
 
     claiming: Claiming = "auto"
     """'auto': a player reaching 66 at a trick won or a marriage goes out at once. 'explicit': going
-    out is an action (31), and going out with fewer than 66 loses 2 game points."""
+    out is an action (31), and going out with fewer than 66 loses 2 game points (pagat :253-256)."""
 
     def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.type == "bool" and not isinstance(value, bool):
+                raise ValueError(f"Rules.{f.name}={value!r} is not allowed: use True or False")
+            if f.type == "int" and (isinstance(value, bool) or not isinstance(value, int)):
+                raise ValueError(f"Rules.{f.name}={value!r} is not allowed: use an int")
         for field, allowed in _CHOICES.items():
             value = getattr(self, field)
             if value not in allowed:
                 raise ValueError(f"Rules.{field}={value!r} is not allowed: choose one of {', '.join(allowed)}")
         if self.deck_size not in (20, 24):
             raise ValueError(f"Rules.deck_size={self.deck_size} is not allowed: choose 24 or 20 (no nines)")
+        if self.exchange_rank not in list(Rank):
+            raise ValueError(f"Rules.exchange_rank={self.exchange_rank!r} is not allowed: use a Rank (NINE, JACK, ...)")
         if self.deck_size == 20 and self.exchange_rank == Rank.NINE:
             raise ValueError("Rules.exchange_rank=NINE needs the nines: with deck_size=20 use Rank.JACK")
         object.__setattr__(self, "exchange_rank", Rank(self.exchange_rank))
@@ -139,6 +198,11 @@ class Rules:
             raise ValueError(
                 f"Rules.closing_min_stock={self.closing_min_stock} cannot occur: the stock holds "
                 f"2..{self.stock_size} cards while closing is possible"
+            )
+        if self.closing and self.closing_min_stock % 2:
+            raise ValueError(
+                f"Rules.closing_min_stock={self.closing_min_stock} cannot occur: the stock always holds an even "
+                f"number of cards (use {self.closing_min_stock + 1} for 'at least {self.closing_min_stock}')"
             )
         if not 0 <= self.last_trick_bonus <= 66:
             raise ValueError(f"Rules.last_trick_bonus={self.last_trick_bonus} is not allowed: use 0..66")
@@ -219,6 +283,110 @@ PRESETS: dict[str, Rules] = {
         played_out_winner="last_trick",
         next_dealer="alternate",
         closer_win="at_closing",
+    ),
+}
+PRESETS["vu"] = PRESETS["schnapsen"].replace(
+    name="vu",
+    closing=False,
+    exchange_requires="any",
+    marriage_counts="next_trick",
+    marriage_lead="king",
+)
+
+
+@dataclass(frozen=True)
+class PresetInfo:
+    """What the documentation says about a preset: where it comes from and which of its settings
+    no source states (RULES.md section 5 marks those cells with *)."""
+
+    title: str
+    summary: str
+    sources: tuple[str, ...]
+    unstated: frozenset[str] = frozenset()
+    """Fields whose value the sources do not state: the project's choice, usually the standard."""
+    notes: tuple[tuple[str, str], ...] = ()
+    """(field, note) pairs: how a setting was read from the sources."""
+
+
+PRESET_INFO: dict[str, PresetInfo] = {
+    "standard": PresetInfo(
+        "Standard (German Sechsundsechzig)",
+        "The game of RULES.md section 2: pagat.com after Günther Senst; Britannica and the classic Russian "
+        "lists agree on almost all of it.",
+        (PAGAT, BRITANNICA),
+    ),
+    "russian": PresetInfo(
+        "Russian Шестьдесят шесть",
+        "The classic Russian rule lists: exchange after the first trick, closing only with at least five "
+        "cards in the stock, phase 2 without the duty to win the trick, a drawn deal redealt, 8 games a match.",
+        (RU_CLASSIC, RU_OLD),
+        frozenset({"exchange_at_closing", "close_before_drawing", "marriage_counts"}),
+        (
+            ("closing_min_stock", "'не меньше пяти карт' counts the face-up card; stock sizes are even, so 6"),
+            ("next_dealer", "the winner deals and the loser leads, which is the standard rule"),
+        ),
+    ),
+    "marriage": PresetInfo(
+        "Марьяж (two players)",
+        "Марьяж as described with 66 and Шнопс: players deal in turn, follow suit or trump without the duty "
+        "to win, schwarz means no points, and a closed deal is always worth 3.",
+        (MARIAGE,),
+        frozenset(
+            {
+                "exchange_rank",
+                "exchange_requires",
+                "exchange_at_closing",
+                "closing_min_stock",
+                "close_before_drawing",
+                "marriage_counts",
+                "last_trick_bonus",
+                "played_out_winner",
+                "drawn_deal",
+            }
+        ),
+        (
+            ("schwarz", "'если же ни одного очка, то 3 пункта': counted points of 0 (RULES.md 5)"),
+            ("match_target", "'7 или 8 пунктов (по договоренности)': 7"),
+        ),
+    ),
+    "santase": PresetInfo(
+        "Santase (Bulgarian Sixty-Six)",
+        "Santase: the trump nine may be exchanged on any lead, marriages only after the first trick, 11 game "
+        "points a match.",
+        (SANTASE,),
+        frozenset(
+            {
+                "exchange_at_closing",
+                "closing_min_stock",
+                "close_before_drawing",
+                "marriage_counts",
+                "must_win_trick",
+                "schwarz",
+                "closer_win",
+                "closer_fail",
+            }
+        ),
+        (("marriage_on_first_lead", "also holds for a non-dealer who closes at the first lead (RULES.md 5)"),),
+    ),
+    "schnapsen": PresetInfo(
+        "Schnapsen (Austria)",
+        "20 cards without nines, 5-card hands, the trump jack exchanged, marriages on any lead, no last-trick "
+        "bonus (the last-trick winner wins a played-out deal), closing only on lead.",
+        (PAGAT + " differences from Schnapsen, :297-306", BRITANNICA),
+        frozenset({"exchange_requires"}),
+        (("closer_win", "the opponent's counted points and tricks at the moment of closing (RULES.md 5)"),),
+    ),
+    "vu": PresetInfo(
+        "VU Amsterdam course engine",
+        "The rules of the `schnapsen` Python package (VU Amsterdam's bot-writing course), reproduced exactly "
+        "and checked in lockstep against it: Schnapsen without closing, the trump jack exchanged on any lead "
+        "while the stock is not empty, marriage points pending until the declarer's next won trick, and the "
+        "king always led after declaring.",
+        (VU,),
+        notes=(
+            ("next_dealer", "the package plays single deals; alternate as in schnapsen"),
+            ("schwarz", "the package gives 3 when the loser has 0 points, which here means no trick"),
+        ),
     ),
 }
 
