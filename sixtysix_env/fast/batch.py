@@ -1,0 +1,335 @@
+"""``BatchedDeals``: N independent two-player deals stepped together as arrays.
+
+The rules are those of the reference engine (:class:`~sixtysix_env.engine.Deal`), translated
+once into numba kernels (``kernels.py``) that read the rules from an int vector, so every preset
+runs through the same code. Observations are bit-identical to
+``observers.encode_vector(InfoState.of(deal, player))``, masks to ``deal.legal_mask()``, and
+rewards to ``rewards.step_rewards`` in deal episodes.
+
+Typical self-play loop (the caller picks every env's action for the player to act)::
+
+    deals = BatchedDeals(4096, "standard", seed=0)
+    obs, masks = deals.reset()
+    for _ in range(1000):
+        actions = policy(obs, masks)            # or deals.sample_actions()
+        obs, masks, rewards, done = deals.step_observe(actions)
+
+``rewards[i, p]`` is player ``p``'s reward for the action; a finished deal is reported in
+``done`` (with ``last_winner`` / ``last_game_points`` / ``last_termination``) and, with
+``autoreset`` (default), replaced at once by a new deal from the batch's own seeded RNG.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+import numpy as np
+
+from ..actions import NUM_ACTIONS, actions_of
+from ..engine import MAX_DEAL_ACTIONS, Deal, IllegalActionError, Outcome, Termination
+from ..rewards import DEFAULT_SHAPING_SCALE, REWARD_SCHEMES, check_reward_scheme
+from ..rules import Rules, get_rules
+from . import kernels as K
+from .state import (
+    COLUMNS,
+    CURRENT,
+    DECISION,
+    NUM_FIELDS,
+    OBS_SIZE,
+    POINTS,
+    STATE_DTYPE,
+    TERMINATION,
+    arrangement_rows,
+    check_rows,
+    encode_rules,
+)
+
+__all__ = ["BatchedDeals", "DealerMode", "PARALLEL_MIN_ENVS"]
+
+DealerMode = Literal["random", "alternate", 0, 1]
+_DEALER_MODES = {0: K.DEALER_ZERO, 1: K.DEALER_ONE, "alternate": K.DEALER_ALTERNATE, "random": K.DEALER_RANDOM}
+PARALLEL_MIN_ENVS = 512
+"""With ``parallel=None`` the multithreaded kernels run from this many envs on (below it the
+thread start-up costs more than it saves; measured by ``benchmarks/bench_batched.py``)."""
+
+Seed = int | np.random.SeedSequence | np.random.Generator | None
+
+
+class BatchedDeals:
+    """N independent deals of one rule set, stepped together.
+
+    Arguments:
+        num_envs: number of deals (1 to 65,536 and beyond; memory is ``bytes_per_env`` each).
+        rules: a preset name or a ``Rules`` object (every two-player preset is supported; a
+            ``Rules`` field the kernels do not know raises ``UnsupportedRuleError``).
+        reward: ``"game_points"``, ``"win_loss"`` or ``"shaped"`` (as ``rewards.step_rewards``
+            in deal episodes).
+        shaping_scale: the ``shaped`` scheme's factor on the change in counted points.
+        autoreset: replace a finished deal by a new random one within the same ``step``.
+        dealer: who deals each new random deal: ``"random"``, ``"alternate"`` (per env, from a
+            random first dealer), or a fixed seat ``0`` / ``1``.
+        seed: seeds the batch's RNG (two splitmix64 streams per env: deals and sampled actions),
+            so a seeded batch replays exactly, whatever the batch size's threading.
+        parallel: run the kernels on all cores (``prange`` over envs); ``None`` picks by size.
+        opponent: ``None`` for self-play (the caller acts for both seats), or a seat ``0``/``1``
+            played inside the batch by a uniformly random legal policy: ``step`` then returns
+            only when the other seat (the learner) is to act or the deal ended.
+    """
+
+    def __init__(
+        self,
+        num_envs: int,
+        rules: str | Rules | None = None,
+        *,
+        reward: str = "game_points",
+        shaping_scale: float = DEFAULT_SHAPING_SCALE,
+        autoreset: bool = True,
+        dealer: DealerMode = "random",
+        seed: Seed = None,
+        parallel: bool | None = None,
+        opponent: int | None = None,
+    ) -> None:
+        n = int(num_envs)
+        if n < 1:
+            raise ValueError(f"num_envs must be at least 1, got {num_envs!r}")
+        if dealer not in _DEALER_MODES:
+            raise ValueError(f"dealer must be 'random', 'alternate', 0 or 1, got {dealer!r}")
+        if opponent not in (None, 0, 1):
+            raise ValueError(f"opponent must be None (self-play), 0 or 1, got {opponent!r}")
+        self.num_envs = n
+        self.rules = get_rules(rules)
+        self.params = encode_rules(self.rules)
+        self.reward = check_reward_scheme(reward)
+        self.shaping_scale = float(shaping_scale)
+        self.autoreset = bool(autoreset)
+        self.opponent = opponent
+        self.parallel = (n >= PARALLEL_MIN_ENVS) if parallel is None else bool(parallel)
+        self.config = np.zeros(K.NUM_CONFIG, dtype=np.int64)
+        self.config[K.C_REWARD] = REWARD_SCHEMES.index(self.reward)
+        self.config[K.C_AUTORESET] = int(self.autoreset)
+        self.config[K.C_DEALER_MODE] = _DEALER_MODES[dealer]
+        self.config[K.C_OPPONENT] = K.NO_OPPONENT if opponent is None else opponent
+        # State and per-env bookkeeping (see state.py for the columns).
+        self.state = np.zeros((n, NUM_FIELDS), dtype=STATE_DTYPE)
+        self.decks = np.zeros((n, self.rules.deck_size), dtype=np.int8)
+        self.history = np.zeros((n, MAX_DEAL_ACTIONS), dtype=np.int8)
+        self.rng_state = np.zeros((n, 2), dtype=np.uint64)
+        # Output buffers, reused by every step (``step_observe`` returns them).
+        self._obs = np.zeros((n, OBS_SIZE), dtype=np.float32)
+        self._masks = np.zeros((n, NUM_ACTIONS), dtype=np.int8)
+        self._rewards = np.zeros((n, 2), dtype=np.float64)
+        self._done = np.zeros(n, dtype=np.bool_)
+        self.last_winner = np.full(n, -1, dtype=np.int8)
+        """Winner (-1 drawn) of the deal each env finished last (valid where ``done`` was set)."""
+        self.last_game_points = np.zeros(n, dtype=np.int8)
+        self.last_termination = np.full(n, -1, dtype=np.int8)
+        self._actions = np.zeros(n, dtype=np.int64)
+        self._no_players = np.full(n, -1, dtype=np.int8)
+        self._seeded = False
+        self.reset(seed=seed)
+
+    # ------------------------------------------------------------------ creation
+    def seed(self, seed: Seed = None) -> None:
+        """Seed both RNG streams of every env from ``seed`` (None: fresh OS entropy)."""
+        gen = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        self.rng_state[:] = gen.integers(0, 2**64 - 1, size=self.rng_state.shape, dtype=np.uint64, endpoint=True)
+        self._seeded = True
+
+    def reset(
+        self,
+        seed: Seed = None,
+        arrangements: Sequence[tuple[Sequence[int], Sequence[int], Sequence[int], int]] | None = None,
+        *,
+        decks: np.ndarray | None = None,
+        dealers: np.ndarray | Sequence[int] | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Start every env on a new deal and return (observations, legal masks) for the players to
+        act (the batch's buffers: copy them to keep them past the next call).
+
+        Random deals come from the batch's RNG (reseeded by ``seed``). Given cards come either as
+        ``arrangements``, one ``Deal.arrangement``-style tuple ``(hand0, hand1, stock top first,
+        dealer)`` per env, or as ``decks`` (N, deck_size) rows of hand 0, hand 1 and the stock
+        bottom first (face-up card first) with ``dealers`` (N,)."""
+        if seed is not None or not self._seeded:
+            self.seed(seed)
+        from_rows = arrangements is not None or decks is not None
+        if arrangements is not None:
+            if decks is not None:
+                raise ValueError("give arrangements or decks, not both")
+            if len(arrangements) != self.num_envs:
+                raise ValueError(f"need {self.num_envs} arrangements (one per env), got {len(arrangements)}")
+            rows, dealer_rows = arrangement_rows(arrangements, self.rules)
+        elif decks is not None:
+            rows = np.asarray(decks)
+            if dealers is None:
+                raise ValueError("decks need dealers (N,) too")
+            dealer_rows = np.asarray(dealers).astype(np.int8)
+            if rows.shape[0] != self.num_envs or dealer_rows.shape != (self.num_envs,):
+                raise ValueError(
+                    f"decks and dealers must have {self.num_envs} rows, got {rows.shape}, {dealer_rows.shape}"
+                )
+        if from_rows:
+            check_rows(rows, dealer_rows, self.rules)
+            self.decks[:] = rows
+        else:
+            dealer_rows = self._no_players
+        self.state[:, COLUMNS["SCORES"] : COLUMNS["SCORES"] + 2] = 0
+        self.config[K.C_WRITE_OBS] = 1
+        reset = K.reset_parallel if self.parallel else K.reset_serial
+        reset(
+            self.state, self.params, self.decks, self.history, self.rng_state, self.config,
+            from_rows, dealer_rows, self._obs, self._masks,
+        )  # fmt: skip
+        self._done[:] = False
+        return self._obs, self._masks
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def current_player(self) -> np.ndarray:
+        """(N,) int8: the player to act in each env, -1 where the deal is over."""
+        s = self.state
+        return np.where(s[:, TERMINATION] < 0, s[:, CURRENT], -1).astype(np.int8)
+
+    @property
+    def decision(self) -> np.ndarray:
+        """(N,) int8: ``engine.Decision`` of each env (-1 where the deal is over)."""
+        s = self.state
+        return np.where(s[:, TERMINATION] < 0, s[:, DECISION], -1).astype(np.int8)
+
+    @property
+    def is_over(self) -> np.ndarray:
+        return self.state[:, TERMINATION] >= 0
+
+    @property
+    def points(self) -> np.ndarray:
+        """(N, 2) counted points of each player (tricks plus marriages that count)."""
+        return self.state[:, POINTS : POINTS + 2].copy()
+
+    @property
+    def bytes_per_env(self) -> int:
+        """Memory of one env: state, deck, history, RNG and the output buffers."""
+        arrays = (
+            self.state, self.decks, self.history, self.rng_state, self._obs, self._masks, self._rewards,
+            self._done, self.last_winner, self.last_game_points, self.last_termination, self._actions,
+        )  # fmt: skip
+        return sum(a.nbytes for a in arrays) // self.num_envs
+
+    def legal_mask_bits(self) -> np.ndarray:
+        """(N,) uint32: bit ``a`` set when action ``a`` is legal (0 for a finished deal)."""
+        return self.state[:, COLUMNS["MASK"]].view(np.uint32).copy()
+
+    def legal_masks(self, out: np.ndarray | None = None) -> np.ndarray:
+        """(N, 32) int8 legal action masks of the players to act (all zero for a finished deal)."""
+        if out is None:
+            out = np.empty((self.num_envs, NUM_ACTIONS), dtype=np.int8)
+        K.masks_serial(self.state, out)
+        return out
+
+    def observe(self, player: int | np.ndarray | None = None, out: np.ndarray | None = None) -> np.ndarray:
+        """(N, 235) float32 vector observations, for the player to act (``None``), for one seat
+        for every env (0 or 1), or per env (an (N,) array of seats, -1 for the player to act)."""
+        if player is None:
+            players = self._no_players
+        elif np.isscalar(player):
+            if player not in (0, 1):
+                raise ValueError(f"player must be 0, 1 or None, got {player!r}")
+            players = np.full(self.num_envs, player, dtype=np.int8)
+        else:
+            players = np.asarray(player).astype(np.int8)
+            if players.shape != (self.num_envs,) or ((players < -1) | (players > 1)).any():
+                raise ValueError(f"player array must have shape ({self.num_envs},) with values -1, 0, 1")
+        if out is None:
+            out = np.empty((self.num_envs, OBS_SIZE), dtype=np.float32)
+        elif out.shape != (self.num_envs, OBS_SIZE) or out.dtype != np.float32 or not out.flags.c_contiguous:
+            raise ValueError(f"out must be a C-contiguous float32 array of shape ({self.num_envs}, {OBS_SIZE})")
+        (K.observe_parallel if self.parallel else K.observe_serial)(self.state, self.params, players, out)
+        return out
+
+    def sample_actions(self, out: np.ndarray | None = None) -> np.ndarray:
+        """(N,) int64: a uniformly random legal action per env from the batch's seeded action
+        stream (-1 where the deal is over): a vectorised random policy."""
+        if out is None:
+            out = np.empty(self.num_envs, dtype=np.int64)
+        (K.sample_actions_parallel if self.parallel else K.sample_actions_serial)(self.state, self.rng_state, out)
+        return out
+
+    # ------------------------------------------------------------------ moves
+    def step(self, actions: np.ndarray | Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+        """Play ``actions[i]`` for the player to act in env ``i`` (-1: env ``i`` does not act;
+        required for a finished deal when ``autoreset`` is off). Returns new arrays
+        (rewards (N, 2) float64 per player, done (N,) bool).
+
+        Raises ``IllegalActionError`` (a ``ValueError``) naming the first env with an illegal
+        action, the action and its legal ones; then no env has changed."""
+        self._step(actions, write_obs=False)
+        return self._rewards.copy(), self._done.copy()
+
+    def step_observe(
+        self, actions: np.ndarray | Sequence[int]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``step`` fused with the next view: (observations for the players to act, legal masks,
+        rewards, done). Fastest path; the arrays are the batch's buffers, overwritten by the next
+        call (copy what you keep)."""
+        self._step(actions, write_obs=True)
+        return self._obs, self._masks, self._rewards, self._done
+
+    def _step(self, actions: np.ndarray | Sequence[int], write_obs: bool) -> None:
+        a = np.asarray(actions)
+        if a.shape != (self.num_envs,):
+            raise ValueError(f"actions must have shape ({self.num_envs},), got {a.shape}")
+        if a.dtype.kind not in "iu":
+            raise ValueError(f"actions must be integers, got dtype {a.dtype}")
+        if a.dtype != np.int64 or not a.flags.c_contiguous:
+            a = a.astype(np.int64)
+        self.config[K.C_WRITE_OBS] = int(write_obs)
+        step = K.step_parallel if self.parallel else K.step_serial
+        bad = step(
+            self.state, self.params, self.decks, self.history, self.rng_state, self.config, self.shaping_scale,
+            a, self._rewards, self._done, self.last_winner, self.last_game_points, self.last_termination,
+            self._obs, self._masks,
+        )  # fmt: skip
+        if bad >= 0:
+            self._raise_illegal(int(bad), int(a[bad]))
+
+    def _raise_illegal(self, i: int, action: int) -> None:
+        legal = actions_of(int(self.legal_mask_bits()[i]))
+        where = f"env {i} ({self.deal(i).describe()})"
+        if not legal:
+            where += " whose deal is over (pass -1 for it, or use autoreset)"
+        raise IllegalActionError(action, legal, where)
+
+    # ------------------------------------------------------------------ reference views
+    def arrangement(self, i: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]:
+        """Env ``i``'s deal as ``Deal.arrangement``: (hand0, hand1, stock top first, dealer)."""
+        n = self.rules.hand_size
+        row = [int(c) for c in self.decks[i]]
+        return (
+            tuple(row[:n]),
+            tuple(row[n : 2 * n]),
+            tuple(reversed(row[2 * n :])),
+            int(self.state[i, COLUMNS["DEALER"]]),
+        )
+
+    def deal(self, i: int) -> Deal:
+        """Env ``i`` as a reference ``Deal`` (its arrangement with the actions played so far):
+        for debugging, rendering, and search agents that need the full engine."""
+        h0, h1, stock, dealer = self.arrangement(i)
+        d = Deal.from_arrangement((h0, h1), stock, dealer, self.rules)
+        moves = int(self.state[i, COLUMNS["NUM_MOVES"]])
+        for a in self.history[i, : min(moves, MAX_DEAL_ACTIONS)]:
+            d.apply(int(a))
+        return d
+
+    def outcome(self, i: int) -> Outcome | None:
+        """Env ``i``'s outcome, or None while its deal runs."""
+        s = self.state[i]
+        if s[TERMINATION] < 0:
+            return None
+        return Outcome(int(s[COLUMNS["WINNER"]]), int(s[COLUMNS["GAME_POINTS"]]), Termination(int(s[TERMINATION])))
+
+    def __repr__(self) -> str:
+        return (
+            f"<BatchedDeals n={self.num_envs} rules={self.rules.name} reward={self.reward} "
+            f"autoreset={self.autoreset} parallel={self.parallel}>"
+        )
