@@ -50,7 +50,8 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "claiming": ("auto", "explicit"),
 }
 
-# Short names for the sources cited in the field docstrings (files in shared/rules-sources/).
+# The sources cited in the field docstrings (files in shared/rules-sources/). A citation such as
+# "pagat :259" is line 259 of that source's file; "ru-classic-66.txt:19" names the file itself.
 PAGAT = "pagat.com after Senst (ru-translated-pages.txt:227-306)"
 BRITANNICA = "Britannica (ru-translated-pages.txt:346-353)"
 RU_CLASSIC = "classic Russian rule lists (ru-classic-66.txt)"
@@ -58,6 +59,17 @@ RU_OLD = "19th-century Russian rules (ru-old-and-marriage.txt:1-35)"
 MARIAGE = "Марьяж (ru-old-and-marriage.txt:84-190)"
 SANTASE = "Santase page (ru-translated-pages.txt:425-438)"
 VU = "the VU Amsterdam `schnapsen` package (RULES.md 5.0)"
+SOURCES: dict[str, str] = {
+    "pagat": PAGAT,
+    "Britannica": BRITANNICA,
+    "the first page": "a card-rules page (ru-translated-pages.txt:196-225)",
+    "PlayingCardDecks": "PlayingCardDecks.com (ru-translated-pages.txt:321-345)",
+    "gamerules": "gamerules.com (ru-translated-pages.txt:393-424)",
+    "santase": SANTASE,
+    "ru-classic-66.txt": RU_CLASSIC,
+    "ru-old-and-marriage": RU_OLD + "; " + MARIAGE,
+    "vu": VU,
+}
 
 
 @dataclass(frozen=True)
@@ -79,7 +91,9 @@ class Rules:
     exchange_requires: ExchangeRequires = "won_trick"
     """When the exchange is allowed: once the exchanger has won a trick himself (standard, pagat
     :259), once the first trick of the deal has been played by anyone (russian, ru-old-and-marriage
-    :25 'лишь только после первой взятки'), or from the first lead on ('any': santase :435, vu)."""
+    :25 'лишь только после первой взятки'), or from the first lead on ('any': santase :435, vu).
+    On lead the first two agree (whoever leads after the first trick has just won it); they differ
+    for a follower under ``exchange_timing="any_turn"``."""
 
     exchange_timing: ExchangeTiming = "lead"
     """'lead': exchange only when on lead, before leading (pagat :259, gamerules :402). 'any_turn':
@@ -384,6 +398,7 @@ PRESET_INFO: dict[str, PresetInfo] = {
         "king always led after declaring.",
         (VU,),
         notes=(
+            ("closing", "with closing off, the other closing settings (kept from schnapsen) have no effect"),
             ("next_dealer", "the package plays single deals; alternate as in schnapsen"),
             ("schwarz", "the package gives 3 when the loser has 0 points, which here means no trick"),
         ),
