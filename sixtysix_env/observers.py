@@ -160,8 +160,8 @@ def encode_vector(s: InfoState) -> np.ndarray:
     """The flat float32 observation (``VECTOR_SIZE`` long); ``VECTOR_LAYOUT`` names its slices."""
     r = s.rules
     me, opp = s.player, s.opponent
-    out = np.empty(VECTOR_SIZE, dtype=np.float32)
     raw = np.frombuffer(_binary_bits(s).to_bytes(_BYTES, "little"), dtype=np.uint8)
+    out = np.empty(VECTOR_SIZE, dtype=np.float32)
     out[:BINARY_SIZE] = np.unpackbits(raw, bitorder="little")[:BINARY_SIZE]
     hand_size = r.hand_size
     target = r.match_target

@@ -68,6 +68,7 @@ from ..observers import ENCODERS, VECTOR_SIZE, encode_vector, observation_space
 from ..render import describe_outcome, render_deal
 from ..rewards import DEFAULT_SHAPING_SCALE, check_reward_scheme, step_rewards
 from ..rules import Rules, get_rules
+from .wrappers import ClassicWrapper
 
 __all__ = ["env", "raw_env", "STATE_SIZE", "mask_array"]
 
@@ -85,18 +86,24 @@ def mask_array(mask: int) -> np.ndarray:
     return np.unpackbits(raw, bitorder="little").view(np.int8)
 
 
-def env(illegal_reward: float | None = None, **kwargs: Any) -> AECEnv:
+def env(illegal_reward: float | None = None, wrapper: str = "fused", **kwargs: Any) -> AECEnv:
     """The environment wrapped as PettingZoo's classic games are.
 
     ``illegal_reward`` (default: -3, the largest deal loss; -1 with ``reward="win_loss"``) is what
-    an illegal action costs the offender before the episode is ended."""
+    an illegal action costs the offender before the episode is ended. ``wrapper="pettingzoo"``
+    stacks PettingZoo's TerminateIllegalWrapper, AssertOutOfBoundsWrapper and
+    OrderEnforcingWrapper; the default ``"fused"`` is one ``ClassicWrapper`` with the same
+    semantics (tested side by side) that costs a few microseconds instead of about thirty."""
     e = raw_env(**kwargs)
     if illegal_reward is None:
         illegal_reward = -1.0 if e.reward_scheme == "win_loss" else -3.0
+    if wrapper == "fused":
+        return ClassicWrapper(e, illegal_reward=illegal_reward)
+    if wrapper != "pettingzoo":
+        raise ValueError(f"wrapper={wrapper!r} is not allowed: choose 'fused' or 'pettingzoo'")
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
     e = wrappers.AssertOutOfBoundsWrapper(e)
-    e = wrappers.OrderEnforcingWrapper(e)
-    return e
+    return wrappers.OrderEnforcingWrapper(e)
 
 
 class raw_env(AECEnv[str, Any, int]):
