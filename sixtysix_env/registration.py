@@ -12,9 +12,23 @@ PETTINGZOO_IDS = {
 }
 
 
+GYM_ID = "SixtySix-v0"
+
+
+def _vector_entry() -> dict[str, str]:
+    """The batched engine's VectorEnv, when that module is present, serves ``gymnasium.make_vec``."""
+    if importlib.util.find_spec("sixtysix_env.fast.vector_env") is not None:
+        return {"vector_entry_point": "sixtysix_env.fast.vector_env:SixtySixVectorEnv"}
+    return {}
+
+
 def register_envs() -> None:
     """Idempotent: safe to call again (a re-import does not warn about overriding)."""
+    import gymnasium
     import pettingzoo
+
+    if GYM_ID not in gymnasium.registry:
+        gymnasium.register(GYM_ID, entry_point="sixtysix_env.envs.gym_env:SixtySixEnv", **_vector_entry())
 
     for env_id, entry in PETTINGZOO_IDS.items():
         if env_id not in pettingzoo.aec_registry:

@@ -23,14 +23,14 @@ def describe_outcome(deal: Deal, names: tuple[str, str] = ("player_0", "player_1
     if out.winner < 0:
         return f"drawn deal at {deal.points[0]}-{deal.points[1]}: nobody scores"
     how = {
-        Termination.WENT_OUT: "went out",
-        Termination.FALSE_CLAIM: "wins: the opponent claimed 66 without having it",
-        Termination.CLOSER_FAILED: "wins: the closer did not make 66",
+        Termination.WENT_OUT: "goes out",
+        Termination.FALSE_CLAIM: "wins (the opponent claimed 66 without having it)",
+        Termination.CLOSER_FAILED: "wins (the closer missed 66)",
         Termination.PLAYED_OUT: "wins the played-out deal",
-        Termination.DRAWN: "draw",
+        Termination.DRAWN: "draws",
     }[out.termination]
     return (
-        f"{names[out.winner]} {how} with {deal.points[out.winner]} to {deal.points[1 - out.winner]}: "
+        f"{names[out.winner]} {how}, {deal.points[out.winner]} to {deal.points[1 - out.winner]} points: "
         f"{out.game_points} game point{'s' if out.game_points != 1 else ''}"
     )
 

@@ -1,0 +1,102 @@
+"""Watch a match: two built-in players through the PettingZoo environment, deals rendered.
+
+python -m sixtysix_env.demo                      # random vs random, standard rules
+python -m sixtysix_env.demo --agents pimc,heuristic --rules santase --all-deals
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from typing import Any
+
+from . import sixtysix_v0
+from .actions import action_label
+from .infostate import InfoState
+from .render import describe_outcome, render_deal
+from .rules import PRESETS
+
+
+def _make_player(name: str) -> Any:
+    """An agent by name; falls back to uniform random play when the agents package lacks it."""
+    try:
+        from .agents import make_agent
+    except ImportError:  # pragma: no cover - the agents package ships with the library
+        make_agent = None
+    if make_agent is not None:
+        return make_agent(name)
+    if name != "random":
+        raise ValueError(f"unknown agent {name!r}")
+
+    class _Random:
+        name = "random"
+
+        def act(self, info: InfoState, rng: random.Random) -> int:
+            return rng.choice(info.legal_actions())
+
+    return _Random()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--agents", default="random,random", help="two agent names, for player_0 and player_1")
+    parser.add_argument("--rules", default="standard", choices=list(PRESETS), help="rules preset")
+    parser.add_argument("--seed", type=int, default=0, help="seed for the deals and the players")
+    parser.add_argument(
+        "--all-deals", action="store_true", help="render every action of every deal, not just the first"
+    )
+    args = parser.parse_args(argv)
+
+    names = args.agents.split(",")
+    if len(names) != 2:
+        parser.error("--agents takes two names separated by a comma, e.g. random,random")
+    players = [_make_player(n.strip()) for n in names]
+    labels = (f"player_0 ({names[0]})", f"player_1 ({names[1]})")
+    env = sixtysix_v0.env(rules=args.rules, episode="match", render_mode="ansi")
+    env.reset(seed=args.seed)
+    raw = env.unwrapped
+    rng = random.Random(args.seed)
+    think = [0.0, 0.0]
+    decisions = [0, 0]
+    deal_no = 1
+    start = time.perf_counter()
+    print(f"Match to {raw.rules.match_target} game points, {raw.rules.name} rules: {labels[0]} vs {labels[1]}\n")
+    print(render_deal(raw.deal, labels))
+    for agent in env.agent_iter():
+        _obs, _reward, term, trunc, _info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        p = 0 if agent == "player_0" else 1
+        deal = raw.deal
+        t0 = time.perf_counter()
+        action = players[p].act(InfoState.of(deal, p), rng)
+        think[p] += time.perf_counter() - t0
+        decisions[p] += 1
+        env.step(action)
+        show = args.all_deals or deal_no == 1
+        if show:
+            print(f"\n{labels[p]}: {action_label(action)}")
+        if deal.outcome is not None:
+            if show:
+                print(render_deal(deal, labels))
+            else:
+                print(f"deal {deal_no}: {describe_outcome(deal, labels)}")
+            print(f"  match score {raw.match.scores[0]}-{raw.match.scores[1]}")
+            deal_no += 1
+            if raw.deal is not deal and args.all_deals:
+                print(f"\n--- deal {deal_no} ---\n{render_deal(raw.deal, labels)}")
+        elif show:
+            print(render_deal(deal, labels))
+    match = raw.match
+    elapsed = time.perf_counter() - start
+    print(f"\n{labels[match.winner]} wins the match {match.scores[0]}-{match.scores[1]} in {deal_no - 1} deals.")
+    for p in (0, 1):
+        per = 1000 * think[p] / max(decisions[p], 1)
+        print(f"  {labels[p]}: {decisions[p]} decisions, {per:.2f} ms per decision")
+    print(f"  wall time {elapsed * 1000:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()

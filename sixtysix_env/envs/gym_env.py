@@ -1,0 +1,226 @@
+"""Sixty-Six as a single-agent Gymnasium environment: the learner against a built-in opponent.
+
+    env = gymnasium.make("SixtySix-v0", opponent="heuristic", rules="standard")
+
+The learner takes one seat (``seat="random"`` draws it at every reset, or 0 / 1); the opponent's
+turns are played inside ``reset`` and ``step`` with the env's own RNG, so a step returns at the
+learner's next decision. Observations are the chosen encoder's output from the learner's seat
+(``"vector"``, ``"dict"`` or ``"history"``, see ``sixtysix_env.observers``); the legal actions come
+as ``info["action_mask"]`` (int8, shape (32,)) and from ``action_masks()`` (bool), which
+sb3-contrib's ``MaskablePPO`` reads directly.
+
+Arguments: ``opponent`` (an agent name such as ``"random"``, ``"heuristic"``, ``"pimc"``, an
+object with ``act(info, rng)``, or a callable ``f(info, rng) -> action``), ``seat``, ``rules``,
+``observation``, ``reward`` (``"game_points"``, ``"win_loss"``, ``"shaped"``), ``episode``
+(``"deal"`` or ``"match"``), ``claiming``, ``shaping_scale``, ``render_mode`` (``"ansi"``,
+``"human"``), ``illegal_action`` and ``illegal_reward``.
+
+Rewards are the learner's share of the zero-sum rewards of the AEC environment, summed over
+the learner's action and the opponent actions that follow it.
+
+Illegal actions: an unmasked policy (or Gymnasium's checker sampling the action space) may pick
+an illegal action. With ``illegal_action="terminate"`` (default) the episode ends at once with
+``illegal_reward`` (default -3, the largest loss of a deal; -1 with ``win_loss``) and
+``info["illegal_action"] = True``, the state left as it was; with ``"raise"`` a ``ValueError``
+names the legal actions.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from ..actions import NUM_ACTIONS, action_label
+from ..engine import Deal
+from ..infostate import InfoState
+from ..match import Match
+from ..observers import ENCODERS, observation_space
+from ..render import describe_outcome, render_deal
+from ..rewards import DEFAULT_SHAPING_SCALE, check_reward_scheme, step_rewards
+from ..rules import Rules, get_rules
+from .sixtysix_v0 import _deal_from_options, mask_array
+
+__all__ = ["SixtySixEnv", "resolve_opponent"]
+
+Policy = Callable[[InfoState, random.Random], int]
+
+
+def resolve_opponent(opponent: Any) -> tuple[str, Policy]:
+    """(name, policy) for an agent name, an object with ``act``, or a plain callable."""
+    if isinstance(opponent, str):
+        from ..agents import make_agent
+
+        agent = make_agent(opponent)
+        return opponent, agent.act
+    if hasattr(opponent, "act") and callable(opponent.act):
+        return str(getattr(opponent, "name", type(opponent).__name__)), opponent.act
+    if callable(opponent):
+        return getattr(opponent, "__name__", "callable"), opponent
+    raise ValueError(
+        f"opponent={opponent!r} is not allowed: give an agent name, an object with act(info, rng), "
+        "or a callable f(info, rng) -> action"
+    )
+
+
+class SixtySixEnv(gym.Env[Any, int]):
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "render_fps": 1}
+
+    def __init__(
+        self,
+        opponent: Any = "heuristic",
+        seat: int | str = "random",
+        rules: str | Rules = "standard",
+        observation: str = "vector",
+        reward: str = "game_points",
+        episode: str = "deal",
+        claiming: str | None = None,
+        shaping_scale: float = DEFAULT_SHAPING_SCALE,
+        render_mode: str | None = None,
+        illegal_action: str = "terminate",
+        illegal_reward: float | None = None,
+    ) -> None:
+        r = get_rules(rules)
+        if claiming is not None:
+            if claiming not in ("auto", "explicit"):
+                raise ValueError(f"claiming={claiming!r} is not allowed: choose 'auto' or 'explicit'")
+            r = r.replace(claiming=claiming)
+        if observation not in ENCODERS:
+            raise ValueError(f"observation={observation!r} is not allowed: choose one of {', '.join(ENCODERS)}")
+        if episode not in ("deal", "match"):
+            raise ValueError(f"episode={episode!r} is not allowed: choose 'deal' or 'match'")
+        if seat not in ("random", 0, 1):
+            raise ValueError(f"seat={seat!r} is not allowed: choose 'random', 0 or 1")
+        if illegal_action not in ("terminate", "raise"):
+            raise ValueError(f"illegal_action={illegal_action!r} is not allowed: choose 'terminate' or 'raise'")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode={render_mode!r} is not allowed: choose 'ansi', 'human' or None")
+        self.rules = r
+        self.reward_scheme = check_reward_scheme(reward)
+        self.episode = episode
+        self.seat_option = seat
+        self.shaping_scale = float(shaping_scale)
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.illegal_reward = (
+            float(illegal_reward) if illegal_reward is not None else (-1.0 if reward == "win_loss" else -3.0)
+        )
+        self.opponent_name, self._opponent = resolve_opponent(opponent)
+        self._encode = ENCODERS[observation]
+        self.observation_space = observation_space(observation)
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.match: Match | None = None
+        self.seat = 0
+        self._rng = random.Random(0)
+        self._log: list[str] = []
+
+    # ------------------------------------------------------------------ helpers
+    @property
+    def deal(self) -> Deal:
+        assert self.match is not None, "call reset() first"
+        return self.match.deal
+
+    def _observe(self) -> tuple[Any, dict[str, Any]]:
+        info = InfoState.of(self.deal, self.seat)
+        mask = mask_array(info.legal_mask)
+        return self._encode(info), {"action_mask": mask, "seat": self.seat}
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions of the learner as a bool array (sb3-contrib's MaskablePPO reads this)."""
+        deal = self.deal
+        mask = deal.legal_mask() if deal.current_player == self.seat else 0
+        return mask_array(mask).astype(bool)
+
+    def _advance(self, action: int, player: int) -> tuple[float, bool]:
+        """Apply one action; returns the learner's reward and whether the episode ended."""
+        match = self.match
+        assert match is not None
+        deal = match.deal
+        before = (deal.points[0], deal.points[1])
+        match.apply(action)
+        if self.render_mode is not None:
+            self._log.append(f"{'learner' if player == self.seat else 'opponent'}: {action_label(action)}")
+        match_over = match.is_over if self.episode == "match" else None
+        rewards = step_rewards(self.reward_scheme, deal, before, match_over, self.shaping_scale)
+        if deal.outcome is None:
+            return rewards[self.seat], False
+        if self.render_mode is not None:
+            self._log.append(describe_outcome(deal, self._names()))
+        if self.episode == "deal" or match.is_over:
+            return rewards[self.seat], True
+        match.next_deal()
+        return rewards[self.seat], False
+
+    def _play_opponent(self) -> tuple[float, bool]:
+        total = 0.0
+        while self.deal.current_player == 1 - self.seat:
+            opp = 1 - self.seat
+            action = int(self._opponent(InfoState.of(self.deal, opp), self._rng))
+            r, done = self._advance(action, opp)
+            total += r
+            if done:
+                return total, True
+        return total, False
+
+    def _names(self) -> tuple[str, str]:
+        names = ["learner", "learner"]
+        names[1 - self.seat] = f"opponent ({self.opponent_name})"
+        return names[0], names[1]
+
+    # ------------------------------------------------------------------ gym API
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        super().reset(seed=seed)
+        self._rng = random.Random(int(self.np_random.integers(2**63)))
+        self.seat = int(self.np_random.integers(2)) if self.seat_option == "random" else int(self.seat_option)
+        first = _deal_from_options(options["deal"], self.rules) if options and "deal" in options else None
+        self.match = Match(self.rules, self._rng, first_deal=first)
+        self._log = []
+        self._done = False
+        _, done = self._play_opponent()
+        if done:  # pragma: no cover - a deal never ends before both players acted
+            raise RuntimeError("the opponent finished the episode before the learner's first decision")
+        obs, info = self._observe()
+        if self.render_mode == "human":
+            self.render()
+        return obs, info
+
+    def step(self, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if self.match is None:
+            raise RuntimeError("call reset() before step()")
+        if self._done:
+            raise RuntimeError("the episode has ended: call reset()")
+        deal = self.deal
+        legal = isinstance(action, (int, np.integer)) and deal.is_legal(int(action))
+        if not legal:
+            if self.illegal_action == "raise":
+                deal.apply(action)  # raises ValueError naming the legal actions
+            self._done = True
+            obs, info = self._observe()
+            info["illegal_action"] = True
+            return obs, self.illegal_reward, True, False, info
+        reward, done = self._advance(int(action), self.seat)
+        if not done:
+            more, done = self._play_opponent()
+            reward += more
+        self._done = done
+        obs, info = self._observe()
+        if done:
+            info["outcome"] = self.deal.outcome
+            info["scores"] = tuple(self.match.scores)
+        if self.render_mode == "human":
+            self.render()
+        return obs, float(reward), done, False, info
+
+    def render(self) -> str | None:
+        if self.render_mode is None or self.match is None:
+            return None
+        text = "\n".join([*self._log, render_deal(self.deal, self._names())])
+        self._log = []
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
