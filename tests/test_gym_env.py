@@ -1,0 +1,143 @@
+"""The single-agent Gymnasium environment SixtySix-v0."""
+
+import random
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from sixtysix_env import InfoState
+from sixtysix_env.envs.gym_env import SixtySixEnv
+
+
+def first_legal(info: InfoState, rng: random.Random) -> int:
+    return info.legal_actions()[0]
+
+
+def _episode(env, seed, pick=None):
+    rng = np.random.default_rng(seed)
+    obs, info = env.reset(seed=seed)
+    total, steps, done = 0.0, 0, False
+    trace = [obs.copy() if isinstance(obs, np.ndarray) else obs]
+    while not done:
+        legal = np.flatnonzero(info["action_mask"])
+        assert np.array_equal(env.unwrapped.action_masks(), info["action_mask"].astype(bool))
+        action = int(rng.choice(legal)) if pick is None else pick(legal)
+        obs, reward, done, truncated, info = env.step(action)
+        assert not truncated
+        total += reward
+        steps += 1
+        trace.append(obs)
+    return total, steps, info, trace
+
+
+@pytest.mark.parametrize("observation", ["vector", "dict", "history"])
+@pytest.mark.parametrize("episode", ["deal", "match"])
+def test_gymnasium_env_checker(observation, episode):
+    env = gym.make("SixtySix-v0", opponent=first_legal, observation=observation, episode=episode)
+    check_env(env.unwrapped, skip_render_check=True)
+
+
+def test_stable_baselines3_env_checker():
+    sb3_check = pytest.importorskip("stable_baselines3.common.env_checker").check_env
+    sb3_check(SixtySixEnv(opponent=first_legal), warn=True)
+
+
+def test_make_uses_registered_defaults_and_agent_names():
+    env = gym.make("SixtySix-v0", opponent="random", rules="santase")
+    obs, info = env.reset(seed=0)
+    assert env.observation_space.contains(obs) and info["action_mask"].dtype == np.int8
+    assert env.unwrapped.rules.name == "santase" and env.unwrapped.opponent_name == "random"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_deal_rewards_match_the_outcome_for_the_learner(seed):
+    env = SixtySixEnv(opponent=first_legal)
+    total, _, info, _ = _episode(env, seed)
+    out = info["outcome"]
+    seat = env.seat
+    expected = 0 if out.winner < 0 else (out.game_points if out.winner == seat else -out.game_points)
+    assert total == expected
+
+
+def test_match_episode_and_win_loss():
+    env = SixtySixEnv(opponent="random", episode="match", reward="win_loss")
+    total, steps, info, _ = _episode(env, 3)
+    assert total in (-1.0, 1.0) and max(info["scores"]) >= 7 and steps > 10
+
+
+def test_seat_option_and_random_seats():
+    seats = set()
+    env = SixtySixEnv(opponent=first_legal)
+    for s in range(12):
+        env.reset(seed=s)
+        seats.add(env.seat)
+        assert env.deal.current_player == env.seat, "reset returns at the learner's decision"
+    assert seats == {0, 1}
+    fixed = SixtySixEnv(opponent=first_legal, seat=1)
+    fixed.reset(seed=0)
+    assert fixed.seat == 1
+
+
+def test_same_seed_same_episode():
+    a = _episode(SixtySixEnv(opponent="random", episode="match"), 5)
+    b = _episode(SixtySixEnv(opponent="random", episode="match"), 5)
+    assert a[0] == b[0] and a[1] == b[1] and all(np.array_equal(x, y) for x, y in zip(a[3], b[3], strict=True))
+
+
+def test_illegal_action_terminates_with_penalty_or_raises():
+    env = SixtySixEnv(opponent=first_legal)
+    obs, info = env.reset(seed=0)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    before = env.deal.to_notation()
+    obs2, reward, terminated, truncated, info2 = env.step(illegal)
+    assert (reward, terminated, truncated, info2["illegal_action"]) == (-3.0, True, False, True)
+    assert env.deal.to_notation() == before and np.array_equal(obs, obs2)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(illegal)
+    strict = SixtySixEnv(opponent=first_legal, illegal_action="raise")
+    strict.reset(seed=0)
+    with pytest.raises(ValueError, match="legal actions are"):
+        strict.step(illegal)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "fragment"),
+    [
+        ({"opponent": 42}, "agent name"),
+        ({"seat": 2}, "'random', 0 or 1"),
+        ({"observation": "image"}, "vector, dict, history"),
+        ({"illegal_action": "ignore"}, "'terminate' or 'raise'"),
+        ({"episode": "tournament"}, "'deal' or 'match'"),
+    ],
+)
+def test_bad_options(kwargs, fragment):
+    kwargs = {"opponent": first_legal, **kwargs}
+    with pytest.raises(ValueError, match=fragment):
+        SixtySixEnv(**kwargs)
+
+
+def test_reset_from_arrangement_and_ansi_render():
+    env = SixtySixEnv(opponent=first_legal, seat=1, render_mode="ansi")
+    deal = {"hands": ["9S AC AS QD TC TD", "9C 9D JC JD QC QS"], "stock": "KS QH 9H KH JH AH JS AD KD TH TS KC"}
+    obs, info = env.reset(seed=0, options={"deal": deal})
+    assert info["action_mask"].sum() == 7  # the non-dealer (seat 1) leads: six cards or close
+    assert "trump K♣" in env.render()
+
+
+def test_maskable_ppo_trains_saves_loads_and_predicts_legal_actions(tmp_path):
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+    env = SixtySixEnv(opponent="random")
+    model = sb3_contrib.MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, n_epochs=1, seed=0, device="cpu")
+    model.learn(total_timesteps=128)
+    path = tmp_path / "ppo.zip"
+    model.save(path)
+    loaded = sb3_contrib.MaskablePPO.load(path, device="cpu")
+    obs, info = env.reset(seed=1)
+    for _ in range(20):
+        action, _ = loaded.predict(obs, action_masks=env.action_masks(), deterministic=True)
+        assert info["action_mask"][int(action)] == 1
+        obs, _, done, _, info = env.step(int(action))
+        if done:
+            obs, info = env.reset()
