@@ -134,13 +134,13 @@ def _two_player_section() -> list[str]:
 
 def _multiplayer_sections() -> list[str]:
     try:
-        from .multiplayer.rules import FOUR_PRESETS, THREE_PRESETS, FourRules, ThreeRules
+        from .multiplayer.rules import FOUR_NOTES, FOUR_PRESETS, THREE_NOTES, THREE_PRESETS, FourRules, ThreeRules
     except ImportError:  # pragma: no cover - the package is part of the project
         return []
     out: list[str] = []
-    for title, cls, presets, env in (
-        ("Three players (RULES.md 5.1)", ThreeRules, THREE_PRESETS, "sixtysix_three_v0"),
-        ("Four players in partnerships (RULES.md 5.2)", FourRules, FOUR_PRESETS, "sixtysix_four_v0"),
+    for title, cls, presets, notes, env in (
+        ("Three players (RULES.md 5.1)", ThreeRules, THREE_PRESETS, THREE_NOTES, "sixtysix_three_v0"),
+        ("Four players in partnerships (RULES.md 5.2)", FourRules, FOUR_PRESETS, FOUR_NOTES, "sixtysix_four_v0"),
     ):
         docs = field_docs(cls)
         names = list(presets)
@@ -150,7 +150,8 @@ def _multiplayer_sections() -> list[str]:
         for f in _fields(cls):
             cells = " | ".join(_value(getattr(presets[n], f)) for n in names)
             out.append(f"| `{f}` | {cells} | {_one_line(docs.get(f, ''))} |")
-        out += ["", f"Use: `{env}.env(rules=...)` with a preset name above or a `{cls.__name__}` object.", ""]
+        out += ["", *(f"- {note}" for note in notes), ""]
+        out += [f"Use: `{env}.env(rules=...)` with a preset name above or a `{cls.__name__}` object.", ""]
     return out
 
 

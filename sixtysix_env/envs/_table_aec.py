@@ -1,0 +1,221 @@
+"""The PettingZoo AEC adapter shared by the three- and four-player environments.
+
+The rules live in :mod:`sixtysix_env.multiplayer`; this class only syncs PettingZoo's dicts from
+the deal (or match) after each step. ``sixtysix_three_v0`` and ``sixtysix_four_v0`` subclass it
+with their game, their defaults and their documentation.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..cards import card_symbol, cards_of
+from ..multiplayer.actions import NUM_TABLE_ACTIONS, table_action_label
+from ..multiplayer.match import TableMatch
+from ..multiplayer.observers import TABLE_ENCODERS, table_observation_space
+from ..multiplayer.rewards import DEFAULT_SHAPING_SCALE, check_reward_scheme, table_step_rewards
+from ..multiplayer.table import TableDeal, TableTermination
+from ..multiplayer.view import TableView
+
+__all__ = ["TableEnv", "wrap", "table_mask_array"]
+
+_SUIT_ORDER = (2, 1, 3, 0)
+
+
+def table_mask_array(mask: int) -> np.ndarray:
+    """An int action bitmask as the (37,) int8 array PettingZoo expects."""
+    raw = np.frombuffer(mask.to_bytes(5, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, bitorder="little")[:NUM_TABLE_ACTIONS].view(np.int8)
+
+
+def wrap(env: TableEnv, illegal_reward: float | None) -> AECEnv:
+    """Wrapped as PettingZoo's classic games are: an illegal action ends the episode with
+    ``illegal_reward`` for the offender (default: the largest loss of one deal)."""
+    if illegal_reward is None:
+        illegal_reward = -1.0 if env.reward_scheme == "win_loss" else -float(env.largest_loss)
+    out: AECEnv = wrappers.TerminateIllegalWrapper(env, illegal_reward=illegal_reward)
+    out = wrappers.AssertOutOfBoundsWrapper(out)
+    return wrappers.OrderEnforcingWrapper(out)
+
+
+class TableEnv(AECEnv[str, Any, int]):
+    """Base of the three- and four-player AEC environments."""
+
+    game: ClassVar[type[TableDeal]]
+    largest_loss: ClassVar[int]
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "human"],
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        rules: Any = None,
+        observation: str = "vector",
+        reward: str = "game_points",
+        episode: str = "deal",
+        render_mode: str | None = None,
+        shaping_scale: float = DEFAULT_SHAPING_SCALE,
+    ) -> None:
+        super().__init__()
+        n = self.game.n_players
+        self.rules = self.game._get_rules(rules)
+        if observation not in TABLE_ENCODERS:
+            raise ValueError(f"observation={observation!r} is not allowed: choose one of {', '.join(TABLE_ENCODERS)}")
+        if episode not in ("deal", "match"):
+            raise ValueError(f"episode={episode!r} is not allowed: choose 'deal' or 'match'")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode={render_mode!r} is not allowed: choose 'ansi', 'human' or None")
+        self.observation_name = observation
+        self.reward_scheme = check_reward_scheme(reward)
+        self.episode = episode
+        self.render_mode = render_mode
+        self.shaping_scale = float(shaping_scale)
+        self._encode = TABLE_ENCODERS[observation]
+        self.possible_agents = [f"player_{p}" for p in range(n)]
+        self._index = {a: p for p, a in enumerate(self.possible_agents)}
+        self.agents = []
+        obs_space = spaces.Dict(
+            {
+                "observation": table_observation_space(observation, n),
+                "action_mask": spaces.Box(0, 1, shape=(NUM_TABLE_ACTIONS,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(NUM_TABLE_ACTIONS) for a in self.possible_agents}
+        self.np_random, _ = seeding.np_random(None)
+        self.match: TableMatch | None = None
+        self.deal: TableDeal | None = None
+        self._finished_deal: TableDeal | None = None
+        self._last_text: str | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self.np_random, _ = seeding.np_random(seed)
+        rng = random.Random(int(self.np_random.integers(2**63)))
+        first_deal = None
+        if options and "deal" in options:
+            first_deal = self._deal_from_options(options["deal"])
+        self.match = TableMatch(self.game, self.rules, rng, first_deal=first_deal)
+        self.deal = self.match.deal
+        agents = self.possible_agents
+        self.agents = agents[:]
+        self.rewards = {a: 0.0 for a in agents}
+        self._cumulative_rewards = {a: 0.0 for a in agents}
+        self.terminations = {a: False for a in agents}
+        self.truncations = {a: False for a in agents}
+        self.infos = {a: {} for a in agents}
+        self.agent_selection = agents[self.deal.current_player]
+        self._finished_deal = None
+        self._last_text = None
+
+    def _deal_from_options(self, spec: Any) -> TableDeal:
+        if isinstance(spec, self.game):
+            return spec
+        if not isinstance(spec, dict) or "hands" not in spec or set(spec) - {"hands", "dealer"}:
+            raise ValueError(
+                f"options['deal'] must be {{'hands': [...{self.game.n_players} hands in the order dealt], "
+                "'dealer': 0}} with card strings"
+            )
+        return self.game.from_arrangement(spec["hands"], spec.get("dealer", 0), self.rules)
+
+    def step(self, action: int) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        match, deal = self.match, self.deal
+        assert match is not None and deal is not None
+        before = tuple(deal.points)
+        match.apply(action)  # raises ValueError naming the legal actions; the deal is then unchanged
+        self._cumulative_rewards[agent] = 0.0
+        self._finished_deal = None
+        if self.render_mode is not None:
+            self._last_text = f"{agent}: {table_action_label(int(action))}"
+        match_winners = None
+        if self.episode == "match":
+            match_winners = match.winners if match.is_over else []
+        rewards = table_step_rewards(self.reward_scheme, deal, before, match_winners, self.shaping_scale)
+        self.rewards = dict(zip(self.possible_agents, rewards, strict=True))
+        if deal.outcome is not None:
+            self._finished_deal = deal
+            if self.episode == "deal" or match.is_over:
+                self.terminations = {a: True for a in self.agents}
+                for a in self.agents:
+                    self.infos[a] = {"outcome": deal.outcome, "scores": tuple(match.scores)}
+            else:
+                self.deal = match.next_deal()
+        self._accumulate_rewards()
+        if not self.terminations[agent]:
+            self.agent_selection = self.possible_agents[self.deal.current_player]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        deal = self.deal
+        assert deal is not None, "call reset() first"
+        view = TableView.of(deal, self._index[agent])
+        return {"observation": self._encode(view), "action_mask": table_mask_array(view.legal_mask)}
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        deal = self._finished_deal or self.deal
+        if deal is None:
+            return None
+        text = render_table(deal, self.possible_agents, self._last_text)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def _hand(mask: int, trump: int) -> str:
+    cards = sorted(cards_of(mask), key=lambda c: (c // 6 != trump, _SUIT_ORDER.index(c // 6), -c))
+    return " ".join(card_symbol(c) for c in cards) or "-"
+
+
+def render_table(deal: TableDeal, names: list[str], last: str | None = None) -> str:
+    """A spectator's text (every hand face up): trump, hands, the trick, points and the result."""
+    trump = "not chosen yet" if deal.trump < 0 else "♣♠♥♦"[deal.trump]
+    if deal.trump_card >= 0:
+        trump += f" (turned {card_symbol(deal.trump_card)})"
+    lines = [f"Sixty-Six, {deal.game} ({deal.rules.name}) · trump {trump} · dealer {names[deal.dealer]}"]
+    for p in range(deal.n_players):
+        side = deal.side_of(p)
+        label = f"team {side}" if deal.n_sides == 2 else "points"
+        lines.append(
+            f"  {names[p]:>9}: {_hand(deal.hands[p], deal.trump):<34} {label} {deal.points[side]:>3}, "
+            f"tricks {deal.tricks_won[p]}"
+        )
+    if deal.trick:
+        played = ", ".join(
+            f"{names[(deal.leader + i) % deal.n_players]} {card_symbol(c)}" for i, c in enumerate(deal.trick)
+        )
+        lines.append(f"  trick: {played}")
+    if last:
+        lines.append(f"  last: {last}")
+    out = deal.outcome
+    if out is None:
+        lines.append(f"  to act: {names[deal.current]} ({deal.decision.name.lower()})")
+    elif out.termination == TableTermination.DRAWN:
+        lines.append("  drawn deal: the most points are shared, nobody pays")
+    else:
+        who = f"team {out.winner}" if deal.n_sides == 2 else names[out.winner]
+        lines.append(f"  {who} wins ({out.termination.name.lower()}): payoffs {list(out.payoffs)}")
+    return "\n".join(lines)

@@ -1,0 +1,97 @@
+"""Matches of the three- and four-player games: deals in a row, the deal passing to the left.
+
+Three players keep a stake balance each (zero-sum); the match ends after ``match_deals`` deals or
+once a balance reaches ``match_target`` (whichever the rules set). Four players keep game points
+per team; the first team to ``match_target`` wins. Who deals next is not stated by the sources:
+the deal passes clockwise, so every seat deals in turn.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .four import FourDeal
+from .table import TableDeal, TableOutcome
+from .three import ThreeDeal
+
+__all__ = ["TableMatch"]
+
+
+class TableMatch:
+    """Scores across deals. ``deal`` is the deal in play; call :meth:`next_deal` after it ends."""
+
+    def __init__(
+        self,
+        game: type[TableDeal],
+        rules: Any = None,
+        rng: Any = None,
+        first_dealer: int | None = None,
+        first_deal: TableDeal | None = None,
+    ) -> None:
+        """``game`` is ``ThreeDeal`` or ``FourDeal``; ``rng`` needs ``random()`` and ``shuffle``."""
+        if game not in (ThreeDeal, FourDeal):
+            raise ValueError(f"game must be ThreeDeal or FourDeal, got {game!r}")
+        if rng is None:
+            raise ValueError("TableMatch needs an rng (random.Random or numpy Generator) for reproducible deals")
+        self.game = game
+        self.rules = game._get_rules(rules)
+        self.rng = rng
+        self.scores = [0] * game.n_sides
+        self.results: list[TableOutcome] = []
+        self.winners: list[int] = []
+        """The players who won the match, once it is over (several when tied)."""
+        self.over = False
+        if first_deal is not None:
+            if not isinstance(first_deal, game):
+                raise ValueError(f"first_deal must be a {game.__name__}")
+            self.deal = first_deal
+        else:
+            n = game.n_players
+            dealer = first_dealer if first_dealer is not None else int(rng.random() * n) % n
+            self.deal = game.new(self.rules, rng, dealer, tuple(self.scores))
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    def apply(self, action: int) -> None:
+        """Play one action in the current deal; a finished deal is scored at once."""
+        self.deal.apply(action)
+        if self.deal.outcome is not None:
+            self._score(self.deal.outcome)
+
+    def _score(self, out: TableOutcome) -> None:
+        self.results.append(out)
+        deal = self.deal
+        for p, x in enumerate(out.payoffs):
+            if deal.side_of(p) == p:  # three players: every player is a side
+                self.scores[p] += x
+        if deal.n_sides == 2 and out.winner >= 0:
+            self.scores[out.winner] += out.game_points
+        r = self.rules
+        if isinstance(deal, FourDeal):
+            if max(self.scores) >= r.match_target:
+                self._end()
+        else:
+            by_deals = r.match_deals and len(self.results) >= r.match_deals
+            by_target = r.match_target and max(self.scores) >= r.match_target
+            if by_deals or by_target:
+                self._end()
+
+    def _end(self) -> None:
+        self.over = True
+        best = max(self.scores)
+        sides = [s for s in range(len(self.scores)) if self.scores[s] == best]
+        self.winners = [p for p in range(self.game.n_players) if self.deal.side_of(p) in sides]
+
+    def next_dealer(self) -> int:
+        return (self.deal.dealer + 1) % self.game.n_players
+
+    def next_deal(self) -> TableDeal:
+        """Shuffle and deal the next deal (after the current one has ended and the match goes on)."""
+        if self.deal.outcome is None:
+            raise ValueError("the current deal is still running")
+        if self.over:
+            raise ValueError(f"the match is over: scores {self.scores}")
+        self.deal = self.game.new(self.rules, self.rng, self.next_dealer(), tuple(self.scores))
+        return self.deal

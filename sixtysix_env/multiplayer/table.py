@@ -1,0 +1,608 @@
+"""What the three- and four-player games share: tricks without a stock, one mutable deal object.
+
+Both games deal every card, bind every player to follow from the first trick, and let the leader
+declare one marriage per lead; they differ in seats, trump, partnerships and scoring, which
+``ThreeDeal`` and ``FourDeal`` add to :class:`TableDeal`. The API is the two-player ``Deal``'s:
+``current_player``, ``legal_mask()``, ``legal_actions()``, ``apply(a)``, ``clone()``,
+``outcome`` / ``returns()``, ``information_state(p)`` and deals from arrangements for tests.
+
+Card sets are int bitmasks (bit ``c`` for card id ``c``) and the legal actions one int mask over
+the 37 ids of :mod:`sixtysix_env.multiplayer.actions`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from operator import index
+from typing import Any, ClassVar
+
+from ..cards import CARD_POINTS, NUM_CARDS, SUIT_MASK, card_str, cards_str, parse_cards
+from ..engine import HIGHER_IN_SUIT, MARRIAGE_PAIR, IllegalActionError, RandomSource
+from .actions import (
+    CHOOSE_TRUMP,
+    GO_OUT,
+    MARRIAGE,
+    NUM_TABLE_ACTIONS,
+    PASS,
+    TRUMP_BY_CARD,
+    parse_table_action,
+    table_action_str,
+)
+
+__all__ = [
+    "TableDeal",
+    "TableDecision",
+    "TableTermination",
+    "TableOutcome",
+    "TableIllegalActionError",
+    "follow_cards",
+    "trick_winner",
+    "MAX_TABLE_ACTIONS",
+    "GOAL",
+]
+
+GOAL = 66
+MAX_TABLE_ACTIONS = 48
+"""Upper bound on the actions of one deal (trump choice, 24 cards, marriages, passes, claims)."""
+TERMINAL = -1
+
+
+class TableIllegalActionError(IllegalActionError):
+    """An action that is not legal here; the message names the legal ones (with their text forms)."""
+
+    def __init__(self, action: object, legal: Sequence[int], position: str) -> None:
+        self.action = action
+        self.legal = list(legal)
+        names = ", ".join(f"{a} ({table_action_str(a)})" for a in self.legal) or "none (the deal is over)"
+        ValueError.__init__(self, f"illegal action {action!r} in {position}: legal actions are {names}")
+
+
+class TableDecision(IntEnum):
+    """What the player to act is deciding."""
+
+    TRUMP = 0
+    """Name a trump suit (32-35) after seeing one's first 3 cards, or let the turned card decide (36)."""
+    LEAD = 1
+    """Declare a marriage (then lead its K or Q), lead a card, or go out (explicit claiming)."""
+    FOLLOW = 2
+    """Play a card to the trick, bound to follow (and to beat, under ``must_beat``)."""
+    PARTNER_MARRIAGE = 3
+    """Four players: the leader's partner shows a marriage (24-27) or passes (30)."""
+    CLAIM = 4
+    """Four players, explicit claiming, after a partner's marriage or the last trick: go out (31) or not (30)."""
+
+
+class TableTermination(IntEnum):
+    WENT_OUT = 0
+    """A team went out with 66 or more (four players)."""
+    FALSE_CLAIM = 1
+    """A team went out with fewer than 66: the other team wins 2 (four players, explicit claiming)."""
+    PLAYED_OUT = 2
+    """All tricks played: settled by points (three players) or by the last trick (four players)."""
+    DRAWN = 3
+    """Three players: two or more share the most points, nobody pays."""
+
+
+@dataclass(frozen=True)
+class TableOutcome:
+    """A finished deal. ``winner`` is a player (three players) or a team (four players: 0 for
+    players 0 and 2, 1 for players 1 and 3), -1 when drawn; ``payoffs`` are per player, zero-sum:
+    stakes (three players) or the team's game points for both partners (four players)."""
+
+    winner: int
+    game_points: int
+    termination: TableTermination
+    payoffs: tuple[int, ...]
+
+    def returns(self) -> tuple[int, ...]:
+        return self.payoffs
+
+
+def _beats(c: int, best: int, trump: int) -> bool:
+    if c // 6 == best // 6:
+        return c > best
+    return c // 6 == trump
+
+
+def trick_winner(trick: Sequence[int], trump: int) -> int:
+    """Index in ``trick`` of the winning card: the highest trump, else the highest of the suit led."""
+    best = 0
+    for i in range(1, len(trick)):
+        if _beats(trick[i], trick[best], trump):
+            best = i
+    return best
+
+
+def follow_cards(hand: int, trick: Sequence[int], trump: int, must_beat: bool) -> int:
+    """The cards of ``hand`` that may be played to ``trick`` (RULES.md 5.1): follow suit, beating
+    the best card so far if it is of the suit led; void, trump, over-trumping a trump already in
+    the trick; else any card. Without ``must_beat``: follow suit, else trump, else any card."""
+    best = trick[trick_winner(trick, trump)]
+    led = trick[0] // 6
+    same = hand & SUIT_MASK[led]
+    if same:
+        if must_beat and best // 6 == led:
+            return same & HIGHER_IN_SUIT[best] or same
+        return same
+    trumps = hand & SUIT_MASK[trump]
+    if trumps:
+        if must_beat and best // 6 == trump:
+            return trumps & HIGHER_IN_SUIT[best] or trumps
+        return trumps
+    return hand
+
+
+class TableDeal:
+    """One deal of a game without stock; subclasses fix the seats, trump and scoring."""
+
+    n_players: ClassVar[int]
+    hand_size: ClassVar[int]
+    n_sides: ClassVar[int]
+    packets: ClassVar[tuple[int, ...]]
+    game: ClassVar[str]
+
+    __slots__ = (
+        "rules",
+        "dealer",
+        "dealt",
+        "first_packet",
+        "hands",
+        "known",
+        "trump",
+        "trump_card",
+        "current",
+        "decision",
+        "leader",
+        "trick",
+        "declared",
+        "marriages",
+        "won_cards",
+        "tricks_won",
+        "points",
+        "pending",
+        "side_tricks",
+        "claim_chance",
+        "trick_count",
+        "last_winner",
+        "history",
+        "outcome",
+        "scores",
+        "_mask",
+    )
+
+    rules: Any
+    dealer: int
+    dealt: tuple[tuple[int, ...], ...]
+    first_packet: tuple[int, ...]
+    hands: list[int]
+    known: list[int]
+    trump: int
+    trump_card: int
+    current: int
+    decision: TableDecision
+    leader: int
+    trick: list[int]
+    declared: int
+    marriages: list[int]
+    won_cards: list[int]
+    tricks_won: list[int]
+    points: list[int]
+    pending: list[int]
+    side_tricks: list[int]
+    claim_chance: list[bool]
+    trick_count: int
+    last_winner: int
+    history: list[int]
+    outcome: TableOutcome | None
+    scores: tuple[int, ...]
+    _mask: int
+
+    # ------------------------------------------------------------------ game-specific hooks
+    @classmethod
+    def _get_rules(cls, rules: Any) -> Any:
+        raise NotImplementedError
+
+    def side_of(self, player: int) -> int:
+        """Who scores for ``player``: the player himself, or his team."""
+        raise NotImplementedError
+
+    def _chooses_trump(self) -> bool:
+        raise NotImplementedError
+
+    def _turned_card(self) -> tuple[int, int]:
+        """(holder, card) turned for trump when nobody names it."""
+        raise NotImplementedError
+
+    def _partner_decides(self, leader: int) -> bool:
+        return False
+
+    def _claiming(self) -> str:
+        return "auto"
+
+    def _after_declare(self, p: int) -> None:
+        pass
+
+    def _after_trick(self, winner: int, side: int, last: bool) -> None:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ creation
+    @classmethod
+    def new(
+        cls, rules: Any = None, rng: RandomSource | None = None, dealer: int = 0, scores: Sequence[int] = ()
+    ) -> Any:
+        """A shuffled deal, dealt in packets clockwise from the player left of the dealer.
+        ``rng`` is any object with ``shuffle(list)``; pass the caller's own for reproducible deals."""
+        r = cls._get_rules(rules)
+        if rng is None:
+            raise ValueError(f"{cls.__name__}.new needs an rng (random.Random or numpy Generator)")
+        deck = list(range(NUM_CARDS))
+        rng.shuffle(deck)
+        deck = [int(c) for c in deck]
+        n = cls.n_players
+        dealt: list[list[int]] = [[] for _ in range(n)]
+        pos = 0
+        for size in cls.packets:
+            for k in range(1, n + 1):
+                p = (dealer + k) % n
+                dealt[p].extend(deck[pos : pos + size])
+                pos += size
+        return cls._start(r, tuple(tuple(h) for h in dealt), dealer, scores)
+
+    @classmethod
+    def from_arrangement(
+        cls, hands: Sequence[Sequence[str | int] | str], dealer: int = 0, rules: Any = None, scores: Sequence[int] = ()
+    ) -> Any:
+        """A deal from given hands, each in the order dealt (its first 3 cards are the first packet,
+        which is all a player sees while trump is being chosen). Raises ``ValueError`` naming what
+        is wrong with the arrangement."""
+        r = cls._get_rules(rules)
+        n = cls.n_players
+        if len(hands) != n:
+            raise ValueError(f"arrangement needs {n} hands, got {len(hands)}")
+        if dealer not in range(n):
+            raise ValueError(f"dealer must be 0..{n - 1}, got {dealer!r}")
+        parsed = tuple(tuple(parse_cards(h)) for h in hands)
+        seen: dict[int, int] = {}
+        for p, h in enumerate(parsed):
+            if len(h) != cls.hand_size:
+                raise ValueError(f"hand {p} has {len(h)} cards; the {cls.game} game deals {cls.hand_size}")
+            for c in h:
+                if c in seen:
+                    raise ValueError(f"duplicate card {card_str(c)} (in hands {seen[c]} and {p})")
+                seen[c] = p
+        return cls._start(r, parsed, dealer, scores)
+
+    @classmethod
+    def _start(cls, rules: Any, dealt: tuple[tuple[int, ...], ...], dealer: int, scores: Sequence[int]) -> Any:
+        n, sides = cls.n_players, cls.n_sides
+        d = object.__new__(cls)
+        d.rules = rules
+        d.dealer = dealer
+        d.dealt = dealt
+        d.first_packet = tuple(sum(1 << c for c in h[:3]) for h in dealt)
+        d.hands = [sum(1 << c for c in h) for h in dealt]
+        d.known = [0] * n
+        d.trump = -1
+        d.trump_card = -1
+        d.leader = d.current = (dealer + 1) % n
+        d.decision = TableDecision.TRUMP
+        d.trick = []
+        d.declared = -1
+        d.marriages = [0] * n
+        d.won_cards = [0] * n
+        d.tricks_won = [0] * n
+        d.points = [0] * sides
+        d.pending = [0] * sides
+        d.side_tricks = [0] * sides
+        d.claim_chance = [False] * sides
+        d.trick_count = 0
+        d.last_winner = -1
+        d.history = []
+        d.outcome = None
+        d.scores = tuple(int(s) for s in scores) if scores else (0,) * sides
+        d._mask = -1
+        if not d._chooses_trump():
+            d._turn_trump_card()
+            d.decision = TableDecision.LEAD
+        return d
+
+    def clone(self) -> Any:
+        """An independent copy."""
+        d = object.__new__(type(self))
+        for name in TableDeal.__slots__:
+            value = getattr(self, name)
+            setattr(d, name, value[:] if isinstance(value, list) else value)
+        return d
+
+    __copy__ = clone
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def current_player(self) -> int:
+        """The player to act, or -1 once the deal is over."""
+        return TERMINAL if self.outcome is not None else self.current
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    def legal_mask(self) -> int:
+        """Legal actions as an int: bit ``a`` set when action ``a`` is legal."""
+        m = self._mask
+        if m < 0:
+            m = self._mask = self._compute_mask()
+        return m
+
+    def legal_actions(self) -> list[int]:
+        m, out = self.legal_mask(), []
+        while m:
+            low = m & -m
+            out.append(low.bit_length() - 1)
+            m ^= low
+        return out
+
+    def is_legal(self, action: int) -> bool:
+        return 0 <= action < NUM_TABLE_ACTIONS and bool(self.legal_mask() >> action & 1)
+
+    def returns(self) -> tuple[int, ...]:
+        """Payoffs per player; zeros while the deal runs."""
+        return self.outcome.payoffs if self.outcome is not None else (0,) * self.n_players
+
+    def visible_hand(self, player: int) -> int:
+        """The cards ``player`` has seen: only his first packet while trump is being chosen."""
+        if self.decision == TableDecision.TRUMP and self.outcome is None:
+            return self.first_packet[player]
+        return self.hands[player]
+
+    def counted_points(self, side: int) -> int:
+        """Card points of the side's tricks plus its marriages that count (once it has a trick)."""
+        return self.points[side]
+
+    def _marriage_bits(self, p: int) -> int:
+        hand = self.hands[p]
+        done = 0
+        for m in self.marriages:
+            done |= m
+        out = 0
+        for s in range(4):
+            pair = MARRIAGE_PAIR[s]
+            if hand & pair == pair and not done >> s & 1:
+                out |= 1 << (MARRIAGE + s)
+        return out
+
+    def _compute_mask(self) -> int:
+        if self.outcome is not None:
+            return 0
+        p, d = self.current, self.decision
+        if d == TableDecision.FOLLOW:
+            return follow_cards(self.hands[p], self.trick, self.trump, self.rules.must_beat)
+        if d == TableDecision.LEAD:
+            claim = (1 << GO_OUT) if self._claiming() == "explicit" and self.claim_chance[self.side_of(p)] else 0
+            if self.declared >= 0:
+                return (self.hands[p] & MARRIAGE_PAIR[self.declared]) | claim
+            return self.hands[p] | claim | self._marriage_bits(p)
+        if d == TableDecision.PARTNER_MARRIAGE:
+            return (1 << PASS) | self._marriage_bits(p)
+        if d == TableDecision.CLAIM:
+            return (1 << GO_OUT) | (1 << PASS)
+        return (0b1111 << CHOOSE_TRUMP) | (1 << TRUMP_BY_CARD)  # TableDecision.TRUMP
+
+    # ------------------------------------------------------------------ moves
+    def apply(self, action: int) -> None:
+        """Play one action for ``current_player``; raises ``IllegalActionError`` (a ``ValueError``)
+        naming the legal actions, leaving the deal unchanged, when it is not legal."""
+        mask = self.legal_mask()
+        try:
+            a = index(action)
+        except TypeError:
+            raise self._illegal(action) from None
+        if not (0 <= a < NUM_TABLE_ACTIONS and mask >> a & 1):
+            raise self._illegal(action)
+        self._mask = -1
+        p = self.current
+        self.history.append(p << 6 | a)
+        d = self.decision
+        if d == TableDecision.FOLLOW:
+            self._play(p, a)
+        elif d == TableDecision.LEAD:
+            if a < NUM_CARDS:
+                self._lead(p, a)
+            elif a == GO_OUT:
+                self._go_out(self.side_of(p))
+            else:
+                self._declare(p, a - MARRIAGE, leading=True)
+        elif d == TableDecision.PARTNER_MARRIAGE:
+            if a == PASS:
+                self._next_follower()
+            else:
+                self._declare(p, a - MARRIAGE, leading=False)
+                if self.outcome is None:
+                    if self._claiming() == "explicit":
+                        self.decision = TableDecision.CLAIM
+                    else:
+                        self._next_follower()
+        elif d == TableDecision.CLAIM:
+            if a == GO_OUT:
+                self._go_out(self.side_of(p))
+            else:
+                self.claim_chance[self.side_of(p)] = False
+                if self.trick:
+                    self._next_follower()
+                else:
+                    self._score_played_out()
+        else:  # TableDecision.TRUMP
+            if a == TRUMP_BY_CARD:
+                self._turn_trump_card()
+            else:
+                self.trump = a - CHOOSE_TRUMP
+            self.decision = TableDecision.LEAD
+            self.current = self.leader
+
+    def apply_all(self, actions: Sequence[int | str] | str) -> Any:
+        """Apply several actions, as ids or text (``"=H M2 KH QS P"``); returns self."""
+        if isinstance(actions, str):
+            actions = actions.split()
+        for a in actions:
+            self.apply(parse_table_action(a) if isinstance(a, str) else a)
+        return self
+
+    def _illegal(self, action: object) -> TableIllegalActionError:
+        return TableIllegalActionError(action, self.legal_actions(), self.describe())
+
+    def _turn_trump_card(self) -> None:
+        holder, c = self._turned_card()
+        self.trump_card = c
+        self.trump = c // 6
+        self.known[holder] |= 1 << c
+
+    def _next_follower(self) -> None:
+        self.current = (self.leader + len(self.trick)) % self.n_players
+        self.decision = TableDecision.FOLLOW
+
+    def _lead(self, p: int, c: int) -> None:
+        bit = 1 << c
+        self.hands[p] ^= bit
+        self.known[p] &= ~bit
+        self.trick = [c]
+        self.declared = -1
+        self.claim_chance[self.side_of(p)] = False
+        if self._partner_decides(p):
+            self.current = (p + 2) % self.n_players
+            self.decision = TableDecision.PARTNER_MARRIAGE
+        else:
+            self._next_follower()
+
+    def _declare(self, p: int, suit: int, leading: bool) -> None:
+        value = 40 if suit == self.trump else 20
+        side = self.side_of(p)
+        self.marriages[p] |= 1 << suit
+        self.known[p] |= MARRIAGE_PAIR[suit]
+        if self.side_tricks[side]:
+            self.points[side] += value
+        else:
+            self.pending[side] += value
+        if leading:
+            self.declared = suit
+        if self._claiming() == "explicit":
+            self.claim_chance[side] = True
+        self._after_declare(p)
+
+    def _play(self, p: int, c: int) -> None:
+        bit = 1 << c
+        self.hands[p] ^= bit
+        self.known[p] &= ~bit
+        self.trick.append(c)
+        if len(self.trick) == self.n_players:
+            self._resolve_trick()
+        else:
+            self.current = (p + 1) % self.n_players
+
+    def _resolve_trick(self) -> None:
+        trick = self.trick
+        w = (self.leader + trick_winner(trick, self.trump)) % self.n_players
+        side = self.side_of(w)
+        for c in trick:
+            self.won_cards[w] |= 1 << c
+        self.tricks_won[w] += 1
+        self.side_tricks[side] += 1
+        self.points[side] += sum(CARD_POINTS[c] for c in trick) + self.pending[side]
+        self.pending[side] = 0
+        self.trick_count += 1
+        self.trick = []
+        self.leader = self.current = self.last_winner = w
+        self.decision = TableDecision.LEAD
+        last = not any(self.hands)
+        if last:
+            self.points[side] += self.rules.last_trick_bonus
+        self._after_trick(w, side, last)
+
+    def _go_out(self, side: int) -> None:
+        raise NotImplementedError
+
+    def _score_played_out(self) -> None:
+        raise NotImplementedError
+
+    def _finish(self, winner: int, game_points: int, how: TableTermination, payoffs: Sequence[int]) -> None:
+        self.outcome = TableOutcome(winner, game_points, how, tuple(payoffs))
+        self._mask = 0
+
+    # ------------------------------------------------------------------ views
+    def information_state(self, player: int) -> Any:
+        """Exactly what ``player`` may know now (a :class:`~sixtysix_env.multiplayer.view.TableView`)."""
+        from .view import TableView
+
+        return TableView.of(self, player)
+
+    def hidden_cards(self, player: int) -> int:
+        """Cards ``player`` cannot place: the others' cards not shown, and his own unseen packets."""
+        out = 0
+        for q in range(self.n_players):
+            if q == player:
+                out |= self.hands[q] & ~self.visible_hand(q)
+            else:
+                out |= self.hands[q] & ~self.known[q]
+        return out
+
+    def resample_hidden(self, player: int, rng: RandomSource) -> Any:
+        """A copy where the cards ``player`` cannot see are dealt again at random into the places he
+        cannot see, keeping every public fact (hand sizes, shown cards, played cards). This is the
+        determinization for sampling searches and the no-leak tests."""
+        hidden = self.hidden_cards(player)
+        pool = [c for c in range(NUM_CARDS) if hidden >> c & 1]
+        rng.shuffle(pool)
+        pool = [int(c) for c in pool]
+        d = self.clone()
+        dealt = []
+        for q in range(self.n_players):
+            row = []
+            for c in self.dealt[q]:
+                row.append(pool.pop() if hidden >> c & 1 else c)
+            dealt.append(tuple(row))
+        d.dealt = tuple(dealt)
+        d.first_packet = tuple(sum(1 << c for c in h[:3]) for h in dealt)
+        d.hands = [
+            (self.hands[q] & ~hidden) | sum(1 << c for c in dealt[q] if hidden >> c & 1) for q in range(self.n_players)
+        ]
+        d._mask = -1
+        return d
+
+    # ------------------------------------------------------------------ text
+    def describe(self) -> str:
+        """One-line position text for error messages and bug reports."""
+        return self.to_notation()
+
+    def to_notation(self) -> str:
+        """Text that :meth:`from_notation` reads back: rules name, dealer, hands as dealt, actions."""
+        hands = " | ".join(cards_str(h) for h in self.dealt)
+        played = " ".join(table_action_str(x & 63) for x in self.history)
+        return f"{self.rules.name}; dealer={self.dealer}; hands={hands}; played={played}"
+
+    @classmethod
+    def from_notation(cls, text: str, rules: Any = None) -> Any:
+        """Read :meth:`to_notation` text; ``rules`` overrides the preset named in it."""
+        parts = [p.strip() for p in text.split(";")]
+        if len(parts) != 4:
+            raise ValueError(f"bad position text {text!r}: expected 'rules; dealer=N; hands=... | ...; played=...'")
+        fields = {}
+        for p in parts[1:]:
+            key, sep, value = p.partition("=")
+            if not sep:
+                raise ValueError(f"bad field {p!r} in position text: expected key=value")
+            fields[key.strip()] = value.strip()
+        try:
+            deal = cls.from_arrangement(fields["hands"].split("|"), int(fields["dealer"]), rules or parts[0])
+        except KeyError as e:
+            raise ValueError(f"position text lacks the field {e.args[0]!r}") from None
+        return deal.apply_all(fields["played"])
+
+    def __repr__(self) -> str:
+        state = (
+            f"over: {self.outcome}"
+            if self.outcome is not None
+            else f"player {self.current} to {self.decision.name.lower()}"
+        )
+        hands = " | ".join(cards_str(h) for h in self.hands)
+        trump = "?" if self.trump < 0 else "CSHD"[self.trump]
+        return f"<{type(self).__name__} {self.rules.name} trump={trump} hands={hands} points={self.points} {state}>"
