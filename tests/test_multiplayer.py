@@ -47,6 +47,26 @@ from sixtysix_env.multiplayer.table import TableIllegalActionError
 THREE_RULES = list(THREE_PRESETS.values())
 FOUR_RULES = [*FOUR_PRESETS.values(), FOUR_PRESETS["pagat"].replace(claiming="explicit")]
 GAMES = [(ThreeDeal, r) for r in THREE_RULES] + [(FourDeal, r) for r in FOUR_RULES]
+# every combination the dataclasses accept
+ANY_RULES = st.one_of(
+    st.builds(
+        lambda *a: (ThreeDeal, ThreeRules("random", *a)),
+        st.sampled_from(["choose", "dealer_last"]),
+        st.booleans(),
+        st.sampled_from([0, 10, 20]),
+        st.integers(1, 9),
+        st.integers(0, 20),
+    ),
+    st.builds(
+        lambda *a: (FourDeal, FourRules("random", *a)),
+        st.sampled_from(["dealer_bottom", "choose"]),
+        st.booleans(),
+        st.booleans(),
+        st.sampled_from([0, 10, 20]),
+        st.sampled_from(["auto", "explicit"]),
+        st.integers(1, 11),
+    ),
+)
 
 
 def _cards(text: str) -> set[int]:
@@ -357,7 +377,7 @@ def _snapshot(d) -> tuple:
     return (tuple(d.hands), tuple(d.trick), d.current, d.decision, tuple(d.points), tuple(d.history), d.outcome)
 
 
-@given(case=st.sampled_from(GAMES), seed=st.integers(0, 2**32 - 1))
+@given(case=st.one_of(st.sampled_from(GAMES), ANY_RULES), seed=st.integers(0, 2**32 - 1))
 def test_random_deals_keep_every_invariant(case, seed):
     game, rules = case
     rng = random.Random(seed)
@@ -409,6 +429,22 @@ def test_no_observation_changes_when_hidden_cards_are_permuted(case, seed):
                     assert all(np.array_equal(got[k], views[name][k]) for k in got), f"{name} leaks"
                 else:
                     assert np.array_equal(got, views[name]), f"{name} leaks"
+
+
+@given(case=st.sampled_from(GAMES), seed=st.integers(0, 2**32 - 1))
+def test_views_sample_deals_consistent_with_them(case, seed):
+    game, rules = case
+    d = _random_position(game, rules, seed)
+    rng = random.Random(seed + 2)
+    for p in range(game.n_players):
+        view = TableView.of(d, p)
+        sampled = view.sample(rng)
+        assert np.array_equal(encode_table_vector(TableView.of(sampled, p)), encode_table_vector(view))
+        if d.current_player == p:
+            assert sampled.legal_mask() == d.legal_mask()
+        while sampled.outcome is None:  # and it plays on to the end
+            sampled.apply(rng.choice(sampled.legal_actions()))
+        assert sum(sampled.outcome.payoffs) == 0
 
 
 def test_the_leak_test_has_power_the_partner_hand_moves():

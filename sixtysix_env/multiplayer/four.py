@@ -52,9 +52,15 @@ class FourDeal(TableDeal):
     def _chooses_trump(self) -> bool:
         return self.rules.trump == "choose"
 
+    @classmethod
+    def turned_slot(cls, rules: FourRules, dealer: int) -> tuple[int, int]:
+        """(holder, index in his hand as dealt) of the card turned for trump: the last card of the
+        chooser (``trump="choose"``) or of the dealer (the bottom card of the deck)."""
+        return ((dealer + 1) % 4 if rules.trump == "choose" else dealer), 5
+
     def _turned_card(self) -> tuple[int, int]:
-        holder = (self.dealer + 1) % 4 if self.rules.trump == "choose" else self.dealer
-        return holder, self.dealt[holder][-1]
+        holder, slot = self.turned_slot(self.rules, self.dealer)
+        return holder, self.dealt[holder][slot]
 
     def _claiming(self) -> str:
         return self.rules.claiming

@@ -211,6 +211,11 @@ class TableDeal:
     def _chooses_trump(self) -> bool:
         raise NotImplementedError
 
+    @classmethod
+    def turned_slot(cls, rules: Any, dealer: int) -> tuple[int, int]:
+        """(holder, index in his hand as dealt) of the card turned for trump when nobody names it."""
+        raise NotImplementedError
+
     def _turned_card(self) -> tuple[int, int]:
         """(holder, card) turned for trump when nobody names it."""
         raise NotImplementedError

@@ -48,11 +48,16 @@ class ThreeDeal(TableDeal):
     def _chooses_trump(self) -> bool:
         return self.rules.trump == "choose"
 
+    @classmethod
+    def turned_slot(cls, rules: ThreeRules, dealer: int) -> tuple[int, int]:
+        """(holder, index in his hand as dealt) of the card turned for trump."""
+        if rules.trump == "choose":
+            return (dealer + 1) % 3, 3  # the first card of the chooser's second packet
+        return dealer, 7  # the dealer's last card
+
     def _turned_card(self) -> tuple[int, int]:
-        if self.rules.trump == "choose":
-            chooser = (self.dealer + 1) % 3
-            return chooser, self.dealt[chooser][3]  # the first card of his second packet
-        return self.dealer, self.dealt[self.dealer][-1]
+        holder, slot = self.turned_slot(self.rules, self.dealer)
+        return holder, self.dealt[holder][slot]
 
     def _after_trick(self, winner: int, side: int, last: bool) -> None:
         if last:

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..cards import NUM_CARDS, cards_of
 from .table import TableDecision, TableOutcome
 
 if TYPE_CHECKING:
+    from ..engine import RandomSource
     from .table import TableDeal
 
 __all__ = ["TableView"]
@@ -49,6 +51,7 @@ class TableView:
         "marriages",
         "claim_chance",
         "trick_count",
+        "last_winner",
         "history",
         "scores",
         "legal_mask",
@@ -81,6 +84,7 @@ class TableView:
     marriages: tuple[int, ...]
     claim_chance: tuple[bool, ...]
     trick_count: int
+    last_winner: int
     history: tuple[int, ...]
     scores: tuple[int, ...]
     legal_mask: int
@@ -119,6 +123,7 @@ class TableView:
         v.marriages = tuple(deal.marriages)
         v.claim_chance = tuple(deal.claim_chance)
         v.trick_count = deal.trick_count
+        v.last_winner = deal.last_winner
         v.history = tuple(deal.history)
         v.scores = deal.scores
         v.legal_mask = deal.legal_mask() if not over and deal.current == player else 0
@@ -140,6 +145,65 @@ class TableView:
             out.append(low.bit_length() - 1)
             m ^= low
         return out
+
+    def sample(self, rng: RandomSource) -> TableDeal:
+        """A full deal consistent with this view: the unseen cards dealt at random into the hands'
+        unknown places (the naive determinization: voids shown by earlier play are not used)."""
+        from .four import FourDeal
+        from .three import ThreeDeal
+
+        game = ThreeDeal if self.n_players == 3 else FourDeal
+        n = self.n_players
+        pool = [c for c in range(NUM_CARDS) if self.unseen >> c & 1]
+        rng.shuffle(pool)
+        pool = [int(c) for c in pool]
+        hands = []
+        for q in range(n):
+            base = self.hand if q == self.player else self.known[q]
+            need = self.hand_sizes[q] - base.bit_count()
+            hands.append(base | sum(1 << c for c in pool[:need]))
+            del pool[:need]
+        played: list[list[int]] = [[] for _ in range(n)]
+        for x in self.history:
+            if x & 63 < NUM_CARDS:
+                played[x >> 6].append(x & 63)
+        rows = []
+        for q in range(n):
+            first = list(cards_of(self.hand)) if q == self.player and self.decision == TableDecision.TRUMP else []
+            rest = [c for c in cards_of(hands[q]) if c not in first]
+            rows.append(first + played[q] + rest)
+        if self.trump_card >= 0:  # the turned card sits where the deal put it
+            holder, slot = game.turned_slot(self.rules, self.dealer)
+            rows[holder].remove(self.trump_card)
+            rows[holder].insert(slot % game.hand_size, self.trump_card)
+        d = object.__new__(game)
+        d.rules = self.rules
+        d.dealer = self.dealer
+        d.dealt = tuple(tuple(r) for r in rows)
+        d.first_packet = tuple(sum(1 << c for c in r[:3]) for r in rows)
+        d.hands = hands
+        d.known = list(self.known)
+        d.trump = self.trump
+        d.trump_card = self.trump_card
+        d.current = self.current_player if self.outcome is None else self.leader
+        d.decision = self.decision if self.decision is not None else TableDecision.LEAD
+        d.leader = self.leader
+        d.trick = list(self.trick)
+        d.declared = self.declared
+        d.marriages = list(self.marriages)
+        d.won_cards = list(self.won_cards)
+        d.tricks_won = list(self.tricks_won)
+        d.points = list(self.points)
+        d.pending = list(self.pending)
+        d.side_tricks = list(self.side_tricks)
+        d.claim_chance = list(self.claim_chance)
+        d.trick_count = self.trick_count
+        d.last_winner = self.last_winner
+        d.history = list(self.history)
+        d.outcome = self.outcome
+        d.scores = self.scores
+        d._mask = -1
+        return d
 
     def __repr__(self) -> str:
         from ..cards import cards_str
