@@ -4,7 +4,8 @@ Both engines play the same shuffled deck. The package's own engine drives the ga
 ``play_game_from_state`` asks two bots for moves); the bots here check, at every decision, that
 our ``vu`` deal offers exactly the package's ``valid_moves()``, that hands, talon, trump card and
 scores (direct and pending marriage points) agree, then pick a random move and play it in both.
-At the end the winner and the game points must agree.
+At the end the winner and the game points must agree. At every decision the ``InfoState``
+rebuilt from the package's perspective alone (what ``vu_bot`` shows an agent) must equal ours.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import numpy as np
 import pytest
 
 schnapsen = pytest.importorskip("schnapsen")
@@ -25,14 +27,17 @@ from schnapsen.game import (  # noqa: E402
     SchnapsenGamePlayEngine,
 )
 
-from sixtysix_env import Deal, Termination  # noqa: E402
+from sixtysix_env import Deal, InfoState, Termination  # noqa: E402
+from sixtysix_env.observers import encode_history  # noqa: E402
 from sixtysix_env.vu_compat import (  # noqa: E402
     actions_of_vu_move,
     card_from_vu,
     card_to_vu,
     deal_from_vu,
+    info_state_from_vu,
     legal_vu_moves,
     move_key,
+    vu_bot,
 )
 
 GAMES = 2000
@@ -41,9 +46,10 @@ GAMES = 2000
 class _Lockstep:
     """Plays one game in both engines; the two bots ask it for their moves."""
 
-    def __init__(self, deal: Deal, rng: random.Random) -> None:
+    def __init__(self, deal: Deal, rng: random.Random, check_views: bool) -> None:
         self.deal = deal
         self.rng = rng
+        self.check_views = check_views
         self.decisions = 0
         self.kinds: Counter[str] = Counter()
 
@@ -65,6 +71,10 @@ class _Lockstep:
             booked = 40 if card_from_vu(leader_move.as_marriage().king_card) // 6 == deal.trump else 20
         for score, p, b in ((view.get_my_score(), seat, 0), (view.get_opponent_score(), 1 - seat, booked)):
             assert (score.direct_points, score.pending_points) == (deal.points[p], deal.pending[p] - b)
+        if self.check_views:
+            rebuilt = encode_history(info_state_from_vu(view, leader_move))
+            ours = encode_history(InfoState.of(deal, seat))
+            assert all(np.array_equal(rebuilt[k], ours[k]) for k in ours), deal.describe()
         move = self.rng.choice(valid)
         self.kinds[move_key(move)[0]] += 1
         self.decisions += 1
@@ -90,13 +100,13 @@ def _ids(mask: int) -> list[int]:
     return [c for c in range(24) if mask >> c & 1]
 
 
-def _play_one(seed: int) -> tuple[_Lockstep, Deal]:
+def _play_one(seed: int, check_views: bool = False) -> tuple[_Lockstep, Deal]:
     engine = SchnapsenGamePlayEngine()
     rng = random.Random(seed)
     shuffled = engine.deck_generator.shuffle_deck(engine.deck_generator.get_initial_deck(), rng)
     hand1, hand2, talon = engine.hand_generator.generateHands(shuffled)
     deal = deal_from_vu(hand1.get_cards(), hand2.get_cards(), talon.get_cards())
-    lockstep = _Lockstep(deal, random.Random(seed + 10**6))
+    lockstep = _Lockstep(deal, random.Random(seed + 10**6), check_views)
     bots = (_Bot(0, lockstep), _Bot(1, lockstep))
     state = GameState(
         leader=BotState(implementation=bots[0], hand=hand1),
@@ -131,3 +141,30 @@ def test_lockstep_with_the_schnapsen_package():
     assert {g for g, _ in results} == {1, 2, 3}, results
     assert results[(1, Termination.PLAYED_OUT)] > 0, results
     assert decisions > GAMES * 8
+
+
+def test_an_agent_sees_the_same_information_state_in_the_package():
+    for seed in range(300):
+        _play_one(seed, check_views=True)
+
+
+class _RandomAgent:
+    name = "random"
+
+    def act(self, info: InfoState, rng: random.Random) -> int:
+        return rng.choice(info.legal_actions())
+
+
+def test_vu_bot_plays_an_agent_in_the_package():
+    from schnapsen.bots import RandBot
+
+    engine = SchnapsenGamePlayEngine()
+    wins = Counter()
+    for seed in range(60):
+        ours = vu_bot(_RandomAgent(), random.Random(seed), name="ours")
+        theirs = RandBot(random.Random(seed), name="theirs")
+        bots = (ours, theirs) if seed % 2 else (theirs, ours)
+        winner, points, _ = engine.play_game(*bots, random.Random(seed))
+        assert 1 <= points <= 3
+        wins[str(winner)] += 1
+    assert set(wins) == {"ours", "theirs"}
