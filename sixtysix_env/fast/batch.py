@@ -21,8 +21,11 @@ Typical self-play loop (the caller picks every env's action for the player to ac
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Literal
+import itertools
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Literal
 
 import numpy as np
 
@@ -49,9 +52,20 @@ __all__ = ["BatchedDeals", "DealerMode", "PARALLEL_MIN_ENVS"]
 
 DealerMode = Literal["random", "alternate", 0, 1]
 _DEALER_MODES = {0: K.DEALER_ZERO, 1: K.DEALER_ONE, "alternate": K.DEALER_ALTERNATE, "random": K.DEALER_RANDOM}
-PARALLEL_MIN_ENVS = 512
-"""With ``parallel=None`` the multithreaded kernels run from this many envs on (below it the
-thread start-up costs more than it saves; measured by ``benchmarks/bench_batched.py``)."""
+PARALLEL_MIN_ENVS = 4096
+"""With ``parallel=None`` the batch uses all cores from this many envs on (below it handing
+work to threads costs more than it saves; measured by ``benchmarks/bench_batched.py``)."""
+
+_POOL: ThreadPoolExecutor | None = None
+
+
+def _pool() -> ThreadPoolExecutor:
+    """One process-wide pool for the kernels (they release the GIL); created on first use."""
+    global _POOL
+    if _POOL is None:
+        _POOL = ThreadPoolExecutor(max_workers=max(1, (os.cpu_count() or 1) - 1), thread_name_prefix="sixtysix")
+    return _POOL
+
 
 Seed = int | np.random.SeedSequence | np.random.Generator | None
 
@@ -71,7 +85,8 @@ class BatchedDeals:
             random first dealer), or a fixed seat ``0`` / ``1``.
         seed: seeds the batch's RNG (two splitmix64 streams per env: deals and sampled actions),
             so a seeded batch replays exactly, whatever the batch size's threading.
-        parallel: run the kernels on all cores (``prange`` over envs); ``None`` picks by size.
+        parallel: split the envs over all cores (threads running the GIL-free kernels on
+            slices of the arrays); ``None`` does so from ``PARALLEL_MIN_ENVS`` envs on.
         opponent: ``None`` for self-play (the caller acts for both seats), or a seat ``0``/``1``
             played inside the batch by a uniformly random legal policy: ``step`` then returns
             only when the other seat (the learner) is to act or the deal ended.
@@ -105,6 +120,9 @@ class BatchedDeals:
         self.autoreset = bool(autoreset)
         self.opponent = opponent
         self.parallel = (n >= PARALLEL_MIN_ENVS) if parallel is None else bool(parallel)
+        threads = min(os.cpu_count() or 1, n) if self.parallel else 1
+        bounds = np.linspace(0, n, threads + 1).astype(int)
+        self._slices = [slice(a, b) for a, b in itertools.pairwise(bounds)]
         self.config = np.zeros(K.NUM_CONFIG, dtype=np.int64)
         self.config[K.C_REWARD] = REWARD_SCHEMES.index(self.reward)
         self.config[K.C_AUTORESET] = int(self.autoreset)
@@ -176,10 +194,12 @@ class BatchedDeals:
             dealer_rows = self._no_players
         self.state[:, COLUMNS["SCORES"] : COLUMNS["SCORES"] + 2] = 0
         self.config[K.C_WRITE_OBS] = 1
-        reset = K.reset_parallel if self.parallel else K.reset_serial
-        reset(
-            self.state, self.params, self.decks, self.history, self.rng_state, self.config,
-            from_rows, dealer_rows, self._obs, self._masks,
+        self._run(
+            K.reset_envs,
+            lambda sl: (
+                self.state[sl], self.params, self.decks[sl], self.history[sl], self.rng_state[sl], self.config,
+                from_rows, dealer_rows[sl], self._obs[sl], self._masks[sl],
+            ),
         )  # fmt: skip
         self._done[:] = False
         return self._obs, self._masks
@@ -223,7 +243,7 @@ class BatchedDeals:
         """(N, 32) int8 legal action masks of the players to act (all zero for a finished deal)."""
         if out is None:
             out = np.empty((self.num_envs, NUM_ACTIONS), dtype=np.int8)
-        K.masks_serial(self.state, out)
+        K.write_masks(self.state, out)
         return out
 
     def observe(self, player: int | np.ndarray | None = None, out: np.ndarray | None = None) -> np.ndarray:
@@ -243,7 +263,7 @@ class BatchedDeals:
             out = np.empty((self.num_envs, OBS_SIZE), dtype=np.float32)
         elif out.shape != (self.num_envs, OBS_SIZE) or out.dtype != np.float32 or not out.flags.c_contiguous:
             raise ValueError(f"out must be a C-contiguous float32 array of shape ({self.num_envs}, {OBS_SIZE})")
-        (K.observe_parallel if self.parallel else K.observe_serial)(self.state, self.params, players, out)
+        self._run(K.observe_envs, lambda sl: (self.state[sl], self.params, players[sl], out[sl]))
         return out
 
     def sample_actions(self, out: np.ndarray | None = None) -> np.ndarray:
@@ -251,7 +271,7 @@ class BatchedDeals:
         stream (-1 where the deal is over): a vectorised random policy."""
         if out is None:
             out = np.empty(self.num_envs, dtype=np.int64)
-        (K.sample_actions_parallel if self.parallel else K.sample_actions_serial)(self.state, self.rng_state, out)
+        self._run(K.sample_actions, lambda sl: (self.state[sl], self.rng_state[sl], out[sl]))
         return out
 
     # ------------------------------------------------------------------ moves
@@ -282,15 +302,29 @@ class BatchedDeals:
             raise ValueError(f"actions must be integers, got dtype {a.dtype}")
         if a.dtype != np.int64 or not a.flags.c_contiguous:
             a = a.astype(np.int64)
-        self.config[K.C_WRITE_OBS] = int(write_obs)
-        step = K.step_parallel if self.parallel else K.step_serial
-        bad = step(
-            self.state, self.params, self.decks, self.history, self.rng_state, self.config, self.shaping_scale,
-            a, self._rewards, self._done, self.last_winner, self.last_game_points, self.last_termination,
-            self._obs, self._masks,
-        )  # fmt: skip
+        bad = K.first_illegal(self.state, a)  # before any env changes
         if bad >= 0:
             self._raise_illegal(int(bad), int(a[bad]))
+        self.config[K.C_WRITE_OBS] = int(write_obs)
+        self._run(
+            K.step_envs,
+            lambda sl: (
+                self.state[sl], self.params, self.decks[sl], self.history[sl], self.rng_state[sl], self.config,
+                self.shaping_scale, a[sl], self._rewards[sl], self._done[sl], self.last_winner[sl],
+                self.last_game_points[sl], self.last_termination[sl], self._obs[sl], self._masks[sl],
+            ),
+        )  # fmt: skip
+
+    def _run(self, kernel: Callable[..., Any], args: Callable[[slice], tuple[Any, ...]]) -> None:
+        """Run ``kernel`` over all envs: at once, or on one slice per core, this thread taking the
+        first slice while the pool's threads take the others."""
+        if len(self._slices) == 1:
+            kernel(*args(self._slices[0]))
+            return
+        futures = [_pool().submit(kernel, *args(sl)) for sl in self._slices[1:]]
+        kernel(*args(self._slices[0]))
+        for f in futures:
+            f.result()
 
     def _raise_illegal(self, i: int, action: int) -> None:
         legal = actions_of(int(self.legal_mask_bits()[i]))

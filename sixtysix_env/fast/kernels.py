@@ -3,8 +3,8 @@
 Every rule function below works on one env's state row ``s`` (see ``state.py``) and the rules
 vector ``R``; it is a line-by-line translation of the method of the same name in
 :class:`sixtysix_env.engine.Deal`, which stays the specification (the differential test runs
-both on the same cards and actions). The batch drivers at the end loop these over all envs,
-serially or with ``prange`` over envs; they differ only in ``range`` / ``prange``.
+both on the same cards and actions). The batch drivers at the end loop these over the envs of
+the arrays they are given.
 
 Integers: state is int32, arithmetic int64. The legal mask is stored as int32 in ``s[MASK]``
 (bit 31, go out, makes it negative); ``legal_mask(s)`` reads it back as a 32-bit unsigned value.
@@ -13,7 +13,7 @@ Integers: state is int32, arithmetic int64. The legal mask is stored as int32 in
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..actions import CLOSE, EXCHANGE, GO_OUT, MARRIAGE, PASS
 from ..cards import CARD_POINTS, SUIT_MASK
@@ -58,6 +58,7 @@ from .state import (
     NUM_MOVES,
     OBS,
     OBS_BINARY_SIZE,
+    OBS_SIZE,
     PENDING,
     PLAYED_OUT,
     PLAYED_OUT_LAST_TRICK,
@@ -102,7 +103,11 @@ from .state import (
 
 assert CHOICE_CODES["claiming"]["explicit"] == CLAIMING_EXPLICIT
 
-_JIT = {"cache": True, "nogil": True}
+# Compiled without numba's reference-counting runtime (``_nrt=False``): the kernels never
+# allocate, and its atomic reference counts on every array argument of every call cost three
+# to four times as much as the rules themselves. ``nogil`` lets the batch run slices of envs on
+# several threads.
+_JIT = {"cache": True, "nogil": True, "_nrt": False}
 
 # Tables from the reference engine, frozen into the compiled code as constants.
 _CARD_POINTS = np.array(CARD_POINTS, dtype=np.int64)
@@ -148,12 +153,12 @@ def _below(rng, i, stream, n):
 
 @njit(**_JIT)
 def popcount(x):
+    """Set bits of a 32-bit value (SWAR)."""
     x = np.int64(x) & _MASK32
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
+    x = x - ((x >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return ((x * 0x01010101) & _MASK32) >> 24
 
 
 @njit(**_JIT)
@@ -568,12 +573,23 @@ _O_DEALER = OBS["i_am_dealer"]
 _O_LEADER = OBS["i_am_leader"]
 _O_CLAIM = OBS["claim_chance"]
 _O_FLOATS = OBS_BINARY_SIZE
+_O_SMALL = _O_TRUMP_SUIT
+_SMALL_BYTES = (_O_FLOATS - _O_SMALL + 7) // 8
+assert _O_SMALL == _O_UNSEEN + 24 and _O_CLAIM == _O_FLOATS - 1 and _O_SMALL + 8 * _SMALL_BYTES <= OBS_SIZE
+
+
+# Float32 0/1 patterns of every byte: the binary part is written 8 floats at a time.
+_BYTE_BITS = np.array([[(b >> k) & 1 for k in range(8)] for b in range(256)], dtype=np.float32)
 
 
 @njit(**_JIT)
-def _put_bits(out, offset, bits, n):
-    for k in range(n):
-        out[offset + k] = (bits >> k) & 1
+def _put_bytes(out, offset, bits, n_bytes):
+    """Write the low ``8 * n_bytes`` bits of ``bits`` as 0.0/1.0 floats from ``out[offset]``."""
+    for byte in range(n_bytes):
+        row = (bits >> (8 * byte)) & 0xFF
+        base = offset + 8 * byte
+        for k in range(8):
+            out[base + k] = _BYTE_BITS[row, k]
 
 
 @njit(**_JIT)
@@ -596,15 +612,16 @@ def encode_observation(s, R, me, out):
         unseen = np.int64(0)
         bottom = np.int64(0)
     lead = s[LEAD_CARD]
-    _put_bits(out, _O_HAND, hand, 24)
-    _put_bits(out, _O_KNOWN_OPP, known_opp, 24)
-    _put_bits(out, _O_WON_ME, np.int64(s[WON + me]), 24)
-    _put_bits(out, _O_WON_OPP, np.int64(s[WON + opp]), 24)
-    _put_bits(out, _O_LEAD, _bit(lead) if lead >= 0 else np.int64(0), 24)
-    _put_bits(out, _O_TRUMP_CARD, _bit(tc), 24)
-    _put_bits(out, _O_STOCK_BOTTOM, bottom, 24)
-    _put_bits(out, _O_UNSEEN, unseen, 24)
-    _put_bits(out, _O_TRUMP_SUIT, _bit(s[TRUMP]), 4)
+    # The eight 24-card parts, in layout order.
+    _put_bytes(out, _O_HAND, hand, 3)
+    _put_bytes(out, _O_KNOWN_OPP, known_opp, 3)
+    _put_bytes(out, _O_WON_ME, np.int64(s[WON + me]), 3)
+    _put_bytes(out, _O_WON_OPP, np.int64(s[WON + opp]), 3)
+    _put_bytes(out, _O_LEAD, _bit(lead) if lead >= 0 else np.int64(0), 3)
+    _put_bytes(out, _O_TRUMP_CARD, _bit(tc), 3)
+    _put_bytes(out, _O_STOCK_BOTTOM, bottom, 3)
+    _put_bytes(out, _O_UNSEEN, unseen, 3)
+    # The small parts (33 bits from trump_suit to claim_chance) packed into one int.
     if n_stock > 0 and s[STOCK] == tc:
         location = 0  # infostate.TRUMP_IN_STOCK
     elif (hand >> tc) & 1:
@@ -613,22 +630,25 @@ def encode_observation(s, R, me, out):
         location = 2  # TRUMP_WITH_OPPONENT
     else:
         location = 3  # TRUMP_PLAYED
-    _put_bits(out, _O_TRUMP_LOC, _bit(location), 4)
-    running = s[TERMINATION] == RUNNING
-    _put_bits(out, _O_DECISION, _bit(s[DECISION]) if running else np.int64(0), 5)
     declared = s[DECLARED]
-    _put_bits(out, _O_DECLARED, _bit(declared) if declared >= 0 else np.int64(0), 4)
-    _put_bits(out, _O_MY_MARRIAGES, np.int64(s[MARRIAGES + me]), 4)
-    _put_bits(out, _O_OPP_MARRIAGES, np.int64(s[MARRIAGES + opp]), 4)
     closed_by = s[CLOSED_BY]
-    out[_O_CLOSED_ME] = closed_by == me
-    out[_O_CLOSED_OPP] = closed_by == opp
-    out[_O_EXHAUSTED] = closed_by < 0 and n_stock == 0
-    out[_O_MY_TRICK] = s[TRICKS + me] > 0
-    out[_O_OPP_TRICK] = s[TRICKS + opp] > 0
-    out[_O_DEALER] = s[DEALER] == me
-    out[_O_LEADER] = s[LEADER] == me
-    out[_O_CLAIM] = s[CLAIM + me] != 0
+    small = (
+        _bit(s[TRUMP])
+        | _bit(_O_TRUMP_LOC - _O_SMALL + location)
+        | (_bit(_O_DECISION - _O_SMALL + s[DECISION]) if s[TERMINATION] == RUNNING else 0)
+        | (_bit(_O_DECLARED - _O_SMALL + declared) if declared >= 0 else 0)
+        | np.int64(s[MARRIAGES + me]) << (_O_MY_MARRIAGES - _O_SMALL)
+        | np.int64(s[MARRIAGES + opp]) << (_O_OPP_MARRIAGES - _O_SMALL)
+        | np.int64(closed_by == me) << (_O_CLOSED_ME - _O_SMALL)
+        | np.int64(closed_by == opp) << (_O_CLOSED_OPP - _O_SMALL)
+        | np.int64(closed_by < 0 and n_stock == 0) << (_O_EXHAUSTED - _O_SMALL)
+        | np.int64(s[TRICKS + me] > 0) << (_O_MY_TRICK - _O_SMALL)
+        | np.int64(s[TRICKS + opp] > 0) << (_O_OPP_TRICK - _O_SMALL)
+        | np.int64(s[DEALER] == me) << (_O_DEALER - _O_SMALL)
+        | np.int64(s[LEADER] == me) << (_O_LEADER - _O_SMALL)
+        | np.int64(s[CLAIM + me] != 0) << (_O_CLAIM - _O_SMALL)
+    )
+    _put_bytes(out, _O_SMALL, small, _SMALL_BYTES)  # spills into the float part, written next
     hand_size = R[R_HAND_SIZE]
     target = R[R_MATCH_TARGET]
     f = _O_FLOATS
@@ -738,7 +758,7 @@ def _step_env(S, R, decks, hist, rng, cfg, scale, i, a, rewards, done, winners, 
 
 
 @njit(**_JIT)
-def _first_illegal(S, actions):
+def first_illegal(S, actions):
     """Index of the first env whose action is not legal (a < 0 means no action), or -1."""
     for i in range(S.shape[0]):
         a = actions[i]
@@ -748,14 +768,14 @@ def _first_illegal(S, actions):
 
 
 # ====================================================================== batch drivers
+# One loop over envs each. The batch runs them on slices of its arrays from several threads
+# (they release the GIL) when it is parallel; every env has its own RNG streams, so the result
+# does not depend on how the envs are split.
 @njit(**_JIT)
-def step_serial(
+def step_envs(
     S, R, decks, hist, rng, cfg, scale, actions, rewards, done, winners, game_points, terminations, obs, masks
 ):
-    """Check every action, then step every env; returns the first bad env (state unchanged) or -1."""
-    bad = _first_illegal(S, actions)
-    if bad >= 0:
-        return bad
+    """Step every env (actions already checked with ``first_illegal``)."""
     for i in range(S.shape[0]):
         _step_env(
             S,
@@ -775,82 +795,34 @@ def step_serial(
             obs,
             masks,
         )
-    return -1
-
-
-@njit(parallel=True, **_JIT)
-def step_parallel(
-    S, R, decks, hist, rng, cfg, scale, actions, rewards, done, winners, game_points, terminations, obs, masks
-):
-    bad = _first_illegal(S, actions)
-    if bad >= 0:
-        return bad
-    for i in prange(S.shape[0]):
-        _step_env(
-            S,
-            R,
-            decks,
-            hist,
-            rng,
-            cfg,
-            scale,
-            i,
-            actions[i],
-            rewards,
-            done,
-            winners,
-            game_points,
-            terminations,
-            obs,
-            masks,
-        )
-    return -1
 
 
 @njit(**_JIT)
-def _reset_env(S, R, decks, hist, rng, cfg, i, from_rows, dealers, obs, masks):
-    if from_rows:  # given cards: the opponent's first moves are played, never dealt again
-        start_deal(S[i], R, decks[i], dealers[i])
-        if cfg[C_OPPONENT] != NO_OPPONENT:
-            _opponent_moves(S, R, hist, rng, cfg, i, cfg[C_REWARD], 0.0)
-    else:
-        new_random_deal(S, R, decks, rng, i, cfg[C_DEALER_MODE], True)
-        if cfg[C_OPPONENT] != NO_OPPONENT:
-            _skip_to_learner(S, R, decks, hist, rng, cfg, i)
-    if cfg[C_WRITE_OBS] != 0:
-        _write_view(S, R, i, obs, masks)
-
-
-@njit(**_JIT)
-def reset_serial(S, R, decks, hist, rng, cfg, from_rows, dealers, obs, masks):
+def reset_envs(S, R, decks, hist, rng, cfg, from_rows, dealers, obs, masks):
     """Start every env: from its deck row and dealer (``from_rows``) or a fresh random deal."""
     for i in range(S.shape[0]):
-        _reset_env(S, R, decks, hist, rng, cfg, i, from_rows, dealers, obs, masks)
-
-
-@njit(parallel=True, **_JIT)
-def reset_parallel(S, R, decks, hist, rng, cfg, from_rows, dealers, obs, masks):
-    for i in prange(S.shape[0]):
-        _reset_env(S, R, decks, hist, rng, cfg, i, from_rows, dealers, obs, masks)
+        if from_rows:  # given cards: the opponent's first moves are played, never dealt again
+            start_deal(S[i], R, decks[i], dealers[i])
+            if cfg[C_OPPONENT] != NO_OPPONENT:
+                _opponent_moves(S, R, hist, rng, cfg, i, cfg[C_REWARD], 0.0)
+        else:
+            new_random_deal(S, R, decks, rng, i, cfg[C_DEALER_MODE], True)
+            if cfg[C_OPPONENT] != NO_OPPONENT:
+                _skip_to_learner(S, R, decks, hist, rng, cfg, i)
+        if cfg[C_WRITE_OBS] != 0:
+            _write_view(S, R, i, obs, masks)
 
 
 @njit(**_JIT)
-def observe_serial(S, R, players, obs):
+def observe_envs(S, R, players, obs):
     """Observation of each env for ``players[i]`` (-1: the player to act)."""
     for i in range(S.shape[0]):
         p = players[i]
         encode_observation(S[i], R, S[i, CURRENT] if p < 0 else p, obs[i])
 
 
-@njit(parallel=True, **_JIT)
-def observe_parallel(S, R, players, obs):
-    for i in prange(S.shape[0]):
-        p = players[i]
-        encode_observation(S[i], R, S[i, CURRENT] if p < 0 else p, obs[i])
-
-
 @njit(**_JIT)
-def masks_serial(S, masks):
+def write_masks(S, masks):
     """Legal masks as (N, 32) int8."""
     for i in range(S.shape[0]):
         mask = legal_mask(S[i])
@@ -859,13 +831,7 @@ def masks_serial(S, masks):
 
 
 @njit(**_JIT)
-def sample_actions_serial(S, rng, actions):
+def sample_actions(S, rng, actions):
     """A uniformly random legal action per env from its action stream (-1 for a finished deal)."""
     for i in range(S.shape[0]):
-        actions[i] = sample_legal(legal_mask(S[i]), rng, i)
-
-
-@njit(parallel=True, **_JIT)
-def sample_actions_parallel(S, rng, actions):
-    for i in prange(S.shape[0]):
         actions[i] = sample_legal(legal_mask(S[i]), rng, i)

@@ -216,13 +216,13 @@ def encode_rules(rules: str | Rules | None) -> np.ndarray:
     new rule can never be silently ignored."""
     r = get_rules(rules)
     out = np.zeros(NUM_PARAMS, dtype=np.int64)
-    default = Rules()
     known = set(_INT_FIELDS) | set(CHOICE_CODES) | set(_NOT_IN_A_DEAL) | {"exchange_rank"}
     for f in dataclasses.fields(r):
-        if f.name not in known and getattr(r, f.name) != getattr(default, f.name):
+        value = getattr(r, f.name)
+        if f.name not in known and (f.default is dataclasses.MISSING or value != f.default):
             raise UnsupportedRuleError(
-                f"Rules.{f.name}={getattr(r, f.name)!r} is not supported by the batched engine "
-                f"(sixtysix_env.fast); use the reference engine, or the default {getattr(default, f.name)!r}"
+                f"Rules.{f.name}={value!r} is not supported by the batched engine (sixtysix_env.fast); "
+                f"use the reference engine, or the default {f.default!r}"
             )
     for name in _INT_FIELDS:
         out[PARAM_INDEX[name.upper()]] = int(getattr(r, name))
