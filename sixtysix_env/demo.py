@@ -9,33 +9,13 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from typing import Any
 
 from . import sixtysix_v0
 from .actions import action_label
+from .agents import make_agent
 from .infostate import InfoState
 from .render import describe_outcome, render_deal
 from .rules import PRESETS
-
-
-def _make_player(name: str) -> Any:
-    """An agent by name; falls back to uniform random play when the agents package lacks it."""
-    try:
-        from .agents import make_agent
-    except ImportError:  # pragma: no cover - the agents package ships with the library
-        make_agent = None
-    if make_agent is not None:
-        return make_agent(name)
-    if name != "random":
-        raise ValueError(f"unknown agent {name!r}")
-
-    class _Random:
-        name = "random"
-
-        def act(self, info: InfoState, rng: random.Random) -> int:
-            return rng.choice(info.legal_actions())
-
-    return _Random()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -51,7 +31,7 @@ def main(argv: list[str] | None = None) -> None:
     names = args.agents.split(",")
     if len(names) != 2:
         parser.error("--agents takes two names separated by a comma, e.g. random,random")
-    players = [_make_player(n.strip()) for n in names]
+    players = [make_agent(n.strip()) for n in names]
     labels = (f"player_0 ({names[0]})", f"player_1 ({names[1]})")
     env = sixtysix_v0.env(rules=args.rules, episode="match", render_mode="ansi")
     env.reset(seed=args.seed)
