@@ -168,3 +168,74 @@ def test_observe_any_seat_and_masks_agree_with_reference() -> None:
             assert np.array_equal(got[i], _obs(d, int(seats[i])))
             assert int(deals.legal_mask_bits()[i]) == d.legal_mask()
             assert deals.current_player[i] == d.current_player
+
+
+# ---------------------------------------------------------------------- Gymnasium and sb3 wrappers
+def test_vector_env_api_masks_autoreset_and_seeding() -> None:
+    from sixtysix_env.fast.vector_env import SixtySixVectorEnv
+
+    def run(seed: int) -> list[np.ndarray]:
+        env = SixtySixVectorEnv(8, "standard", seed=seed, learner=1)
+        obs, info = env.reset(seed=seed)
+        assert env.observation_space.contains(obs) and info["action_mask"].shape == (8, 32)
+        assert info["action_mask"].dtype == np.int8
+        rng = np.random.default_rng(seed)
+        trace, episodes = [obs.copy()], 0
+        for _ in range(150):
+            masks = info["action_mask"]
+            actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+            assert env.action_space.contains(actions)
+            obs, rewards, terminated, truncated, info = env.step(actions)
+            assert env.observation_space.contains(obs) and not truncated.any()
+            assert np.array_equal(env.action_masks(), masks_of(env))
+            for i in np.flatnonzero(terminated):
+                final = info["final_obs"][i]
+                assert final.shape == (235,) and info["_final_obs"][i]
+                points = info["final_info"]["game_points"][i]
+                won = info["final_info"]["winner"][i] == 1
+                assert rewards[i] == (points if won else -points if info["final_info"]["winner"][i] == 0 else 0)
+                episodes += 1
+            assert np.all(rewards[~terminated] == 0)  # game_points pays at the end only
+            trace += [obs.copy(), rewards.copy(), terminated.copy()]
+        assert episodes > 20
+        return trace
+
+    def masks_of(env: SixtySixVectorEnv) -> np.ndarray:
+        return env.deals.legal_masks().astype(bool)
+
+    for a, b in zip(run(4), run(4), strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_vector_env_works_with_gymnasium_vector_wrappers() -> None:
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+    from sixtysix_env.fast.vector_env import SixtySixVectorEnv
+
+    env = RecordEpisodeStatistics(SixtySixVectorEnv(4, "schnapsen", reward="shaped"))
+    _, info = env.reset(seed=1)
+    seen = 0
+    for _ in range(100):
+        _, _, terminated, _, info = env.step(np.array([np.flatnonzero(m)[0] for m in info["action_mask"]]))
+        if terminated.any():
+            assert (info["episode"]["l"][terminated] >= 1).all()
+            seen += int(terminated.sum())
+    assert seen > 5
+
+
+def test_maskable_ppo_trains_on_the_sb3_adapter() -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    from sixtysix_env.fast.sb3 import SixtySixSB3VecEnv
+
+    env = SixtySixSB3VecEnv(16, "standard", seed=0)
+    obs = env.reset()
+    assert obs.shape == (16, 235) and env.action_masks().shape == (16, 32)
+    assert np.stack(env.env_method("action_masks")).shape == (16, 32)
+    model = MaskablePPO("MlpPolicy", VecMonitor(env), n_steps=32, batch_size=128, n_epochs=1, seed=0)
+    model.learn(1024)
+    actions, _ = model.predict(env.reset(), action_masks=env.action_masks(), deterministic=True)
+    assert env.action_masks()[np.arange(16), actions].all()  # masked predictions are legal

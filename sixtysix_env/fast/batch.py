@@ -90,6 +90,8 @@ class BatchedDeals:
         opponent: ``None`` for self-play (the caller acts for both seats), or a seat ``0``/``1``
             played inside the batch by a uniformly random legal policy: ``step`` then returns
             only when the other seat (the learner) is to act or the deal ended.
+        final_observation_seat: when set (0 or 1), a deal that ends writes that seat's
+            observation of the finished deal to ``final_observations[i]`` before any reset.
     """
 
     def __init__(
@@ -104,6 +106,7 @@ class BatchedDeals:
         seed: Seed = None,
         parallel: bool | None = None,
         opponent: int | None = None,
+        final_observation_seat: int | None = None,
     ) -> None:
         n = int(num_envs)
         if n < 1:
@@ -112,6 +115,8 @@ class BatchedDeals:
             raise ValueError(f"dealer must be 'random', 'alternate', 0 or 1, got {dealer!r}")
         if opponent not in (None, 0, 1):
             raise ValueError(f"opponent must be None (self-play), 0 or 1, got {opponent!r}")
+        if final_observation_seat not in (None, 0, 1):
+            raise ValueError(f"final_observation_seat must be None, 0 or 1, got {final_observation_seat!r}")
         self.num_envs = n
         self.rules = get_rules(rules)
         self.params = encode_rules(self.rules)
@@ -128,6 +133,7 @@ class BatchedDeals:
         self.config[K.C_AUTORESET] = int(self.autoreset)
         self.config[K.C_DEALER_MODE] = _DEALER_MODES[dealer]
         self.config[K.C_OPPONENT] = K.NO_OPPONENT if opponent is None else opponent
+        self.config[K.C_FINAL_SEAT] = -1 if final_observation_seat is None else final_observation_seat
         # State and per-env bookkeeping (see state.py for the columns).
         self.state = np.zeros((n, NUM_FIELDS), dtype=STATE_DTYPE)
         self.decks = np.zeros((n, self.rules.deck_size), dtype=np.int8)
@@ -138,6 +144,8 @@ class BatchedDeals:
         self._masks = np.zeros((n, NUM_ACTIONS), dtype=np.int8)
         self._rewards = np.zeros((n, 2), dtype=np.float64)
         self._done = np.zeros(n, dtype=np.bool_)
+        self.final_observations = np.zeros((n if final_observation_seat is not None else 0, OBS_SIZE), np.float32)
+        """Observation of each env's last finished deal for ``final_observation_seat`` (if set)."""
         self.last_winner = np.full(n, -1, dtype=np.int8)
         """Winner (-1 drawn) of the deal each env finished last (valid where ``done`` was set)."""
         self.last_game_points = np.zeros(n, dtype=np.int8)
@@ -232,6 +240,7 @@ class BatchedDeals:
         arrays = (
             self.state, self.decks, self.history, self.rng_state, self._obs, self._masks, self._rewards,
             self._done, self.last_winner, self.last_game_points, self.last_termination, self._actions,
+            self.final_observations,
         )  # fmt: skip
         return sum(a.nbytes for a in arrays) // self.num_envs
 
@@ -311,7 +320,8 @@ class BatchedDeals:
             lambda sl: (
                 self.state[sl], self.params, self.decks[sl], self.history[sl], self.rng_state[sl], self.config,
                 self.shaping_scale, a[sl], self._rewards[sl], self._done[sl], self.last_winner[sl],
-                self.last_game_points[sl], self.last_termination[sl], self._obs[sl], self._masks[sl],
+                self.last_game_points[sl], self.last_termination[sl],
+                (self._obs[sl], self._masks[sl], self.final_observations[sl]),
             ),
         )  # fmt: skip
 

@@ -123,8 +123,8 @@ _MASK32 = 0xFFFFFFFF
 REWARD_GAME_POINTS, REWARD_WIN_LOSS, REWARD_SHAPED = 0, 1, 2
 DEALER_ZERO, DEALER_ONE, DEALER_ALTERNATE, DEALER_RANDOM = 0, 1, 2, 3
 # Config vector of the batch drivers.
-C_REWARD, C_AUTORESET, C_DEALER_MODE, C_OPPONENT, C_WRITE_OBS = 0, 1, 2, 3, 4
-NUM_CONFIG = 5
+C_REWARD, C_AUTORESET, C_DEALER_MODE, C_OPPONENT, C_WRITE_OBS, C_FINAL_SEAT = 0, 1, 2, 3, 4, 5
+NUM_CONFIG = 6
 NO_OPPONENT = -1
 
 # RNG streams per env: splitmix64 (one uint64 of state, any seed is fine).
@@ -735,7 +735,7 @@ def _skip_to_learner(S, R, decks, hist, rng, cfg, i):
 
 
 @njit(**_JIT)
-def _step_env(S, R, decks, hist, rng, cfg, scale, i, a, rewards, done, winners, game_points, terminations, obs, masks):
+def _step_env(S, R, decks, hist, rng, cfg, scale, i, a, rewards, done, winners, game_points, terminations, io):
     """One env's step: the action (a < 0: no action), the built-in opponent's replies if there
     is one, auto-reset of a finished deal, and the view of the player to act next."""
     scheme = cfg[C_REWARD]
@@ -747,6 +747,8 @@ def _step_env(S, R, decks, hist, rng, cfg, scale, i, a, rewards, done, winners, 
         r0 += _opponent_moves(S, R, hist, rng, cfg, i, scheme, scale)
     if S[i, TERMINATION] != RUNNING:
         _record_end(S, i, done, winners, game_points, terminations)
+        if cfg[C_FINAL_SEAT] >= 0:  # the finished deal as that seat sees it, before any reset
+            encode_observation(S[i], R, cfg[C_FINAL_SEAT], io[2][i])
         if cfg[C_AUTORESET] != 0:
             new_random_deal(S, R, decks, rng, i, cfg[C_DEALER_MODE], False)
             if cfg[C_OPPONENT] != NO_OPPONENT:
@@ -754,7 +756,7 @@ def _step_env(S, R, decks, hist, rng, cfg, scale, i, a, rewards, done, winners, 
     rewards[i, 0] = r0
     rewards[i, 1] = -r0
     if cfg[C_WRITE_OBS] != 0:
-        _write_view(S, R, i, obs, masks)
+        _write_view(S, R, i, io[0], io[1])
 
 
 @njit(**_JIT)
@@ -772,29 +774,11 @@ def first_illegal(S, actions):
 # (they release the GIL) when it is parallel; every env has its own RNG streams, so the result
 # does not depend on how the envs are split.
 @njit(**_JIT)
-def step_envs(
-    S, R, decks, hist, rng, cfg, scale, actions, rewards, done, winners, game_points, terminations, obs, masks
-):
-    """Step every env (actions already checked with ``first_illegal``)."""
+def step_envs(S, R, decks, hist, rng, cfg, scale, actions, rewards, done, winners, points, terminations, io):
+    """Step every env (actions already checked with ``first_illegal``); ``io`` holds the output
+    arrays (observations, masks, final observations)."""
     for i in range(S.shape[0]):
-        _step_env(
-            S,
-            R,
-            decks,
-            hist,
-            rng,
-            cfg,
-            scale,
-            i,
-            actions[i],
-            rewards,
-            done,
-            winners,
-            game_points,
-            terminations,
-            obs,
-            masks,
-        )
+        _step_env(S, R, decks, hist, rng, cfg, scale, i, actions[i], rewards, done, winners, points, terminations, io)
 
 
 @njit(**_JIT)
