@@ -18,6 +18,7 @@ from numba import njit
 from ..actions import CLOSE, EXCHANGE, GO_OUT, MARRIAGE, PASS
 from ..cards import CARD_POINTS, SUIT_MASK
 from ..engine import FOLLOWER_WINS, GOAL, HIGHER_IN_SUIT, KING_BIT, MARRIAGE_PAIR
+from ..rewards import REWARD_SCHEMES
 from .state import (
     CHOICE_CODES,
     CLAIM,
@@ -102,6 +103,7 @@ from .state import (
 )
 
 assert CHOICE_CODES["claiming"]["explicit"] == CLAIMING_EXPLICIT
+assert REWARD_SCHEMES == ("game_points", "win_loss", "shaped"), "update REWARD_* below"
 
 # Compiled without numba's reference-counting runtime (``_nrt=False``): the kernels never
 # allocate, and its atomic reference counts on every array argument of every call cost three
