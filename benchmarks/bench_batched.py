@@ -68,6 +68,22 @@ def batched_rate(rules: str, n: int, parallel: bool, seconds: float, fused: bool
     return steps * n / (time.perf_counter() - start)
 
 
+def vector_env_rate(rules: str, n: int, seconds: float) -> float:
+    """Learner decisions per second of ``SixtySixVectorEnv`` (the random opponent's moves, made
+    inside the batch, are not counted), with a vectorised random legal learner."""
+    from sixtysix_env.fast.vector_env import SixtySixVectorEnv
+
+    env = SixtySixVectorEnv(n, rules, seed=0)
+    env.reset(seed=0)
+    steps = 0
+    start = time.perf_counter()
+    end = start + seconds
+    while time.perf_counter() < end:
+        env.step(env.deals.sample_actions())
+        steps += 1
+    return steps * n / (time.perf_counter() - start)
+
+
 def compile_seconds(rules: str) -> tuple[float, float]:
     """Seconds to import, build and step a batch in a fresh process with an empty numba cache
     (cold compile), then again with that cache filled."""
@@ -117,6 +133,10 @@ def main() -> None:
                 name = "`BatchedDeals.step_observe`" if fused else "`step` + `observe` + `legal_masks`"
                 threads = "all" if parallel else "1"
                 print(f"| {name} | {n:,} | {threads} | {rate:,.0f} | {1e9 / rate:,.0f} | {rate / ref:,.1f}x |")
+    n = 4096 if 4096 in args.sizes else max(args.sizes)
+    rate = max(vector_env_rate(args.rules, n, args.seconds) for _ in range(args.repeats))
+    label = "`SixtySixVectorEnv.step` (learner only)"
+    print(f"| {label} | {n:,} | auto | {rate:,.0f} | {1e9 / rate:,.0f} | {rate / ref:,.1f}x |")
     per_env = BatchedDeals(1, args.rules, seed=0).bytes_per_env
     print(f"\nbest: {best:,.0f} decisions/s, {best / ref:,.1f}x the reference engine")
     print(f"memory: {per_env} bytes per env ({per_env * 65536 / 2**20:.1f} MiB for 65,536 envs)")

@@ -117,7 +117,7 @@ def test_seed_replays_exactly_whatever_the_threading() -> None:
 
 
 def test_autoreset_reports_the_finished_deal_and_starts_a_valid_new_one() -> None:
-    deals = BatchedDeals(16, "schnapsen", seed=5, dealer="alternate")
+    deals = BatchedDeals(16, "schnapsen", seed=5, dealer="alternate", final_observation_seat=0)
     finished = 0
     for _ in range(300):
         before = [deals.deal(i) for i in range(16)]
@@ -129,6 +129,7 @@ def test_autoreset_reports_the_finished_deal_and_starts_a_valid_new_one() -> Non
             assert ref.outcome is not None
             assert (deals.last_winner[i], deals.last_game_points[i]) == (ref.outcome.winner, ref.outcome.game_points)
             assert tuple(rewards[i]) == ref.outcome.returns()
+            assert np.array_equal(deals.final_observations[i], _obs(ref, 0))  # the end, before the reset
             assert deals.state[i, 0] == 1 - ref.dealer  # the dealer alternates
             finished += 1
         for i in range(16):  # the new deals are real deals: replaying them gives the same view

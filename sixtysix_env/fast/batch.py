@@ -266,7 +266,8 @@ class BatchedDeals:
 
     def observe(self, player: int | np.ndarray | None = None, out: np.ndarray | None = None) -> np.ndarray:
         """(N, 235) float32 vector observations, for the player to act (``None``), for one seat
-        for every env (0 or 1), or per env (an (N,) array of seats, -1 for the player to act)."""
+        for every env (0 or 1), or per env (an (N,) array of seats, -1 for the player to act).
+        For a finished deal "the player to act" is the engine's last ``Deal.current``."""
         if player is None:
             players = self._no_players
         elif np.isscalar(player):
