@@ -52,9 +52,10 @@ __all__ = ["BatchedDeals", "DealerMode", "PARALLEL_MIN_ENVS"]
 
 DealerMode = Literal["random", "alternate", 0, 1]
 _DEALER_MODES = {0: K.DEALER_ZERO, 1: K.DEALER_ONE, "alternate": K.DEALER_ALTERNATE, "random": K.DEALER_RANDOM}
-PARALLEL_MIN_ENVS = 4096
-"""With ``parallel=None`` the batch uses all cores from this many envs on (below it handing
-work to threads costs more than it saves; measured by ``benchmarks/bench_batched.py``)."""
+PARALLEL_MIN_ENVS = 16384
+"""With ``parallel=None`` the batch uses all cores from this many envs on. Below it, handing work
+to threads costs more than it saves; on a busy 2-core machine threads gain little even above it
+(``benchmarks/bench_batched.py`` measures both)."""
 
 _POOL: ThreadPoolExecutor | None = None
 
