@@ -26,9 +26,9 @@ win rate with 95% Wilson intervals; game points per deal with a 95% normal inter
 as independent, which overstates the variance of a duplicate design: the intervals are
 conservative); and one Elo table, a Bradley-Terry maximum-likelihood fit to the deal results of all
 pairs (one virtual drawn deal per pair keeps a perfect score finite), anchored at ``random`` = 0
-when it plays, else at a mean of 1500. Mean decision time per agent is listed too (it is the only
-number that changes between runs of the same command; agents with a ``time_ms`` budget also play
-differently on a different machine).
+when it plays, else at a mean of 1500. Mean CPU time per decision of each agent is listed too (it
+is the only number that changes between runs of the same command; agents with a ``time_ms``
+budget also play differently on a different machine).
 
 Files written to ``--out``: ``summary.md`` (all tables), ``pairs.csv``, ``elo.csv``,
 ``deals.csv`` (one row per deal played) and ``timing.csv``. The progress bar needs ``tqdm`` and
@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import math
 import random
 import time
@@ -221,6 +222,7 @@ class DealRecord:
     termination: str
     a_return: int
     match: int
+    closer: str = ""
 
 
 @dataclass(frozen=True)
@@ -252,16 +254,17 @@ def play_deal(
     rngs: Sequence[random.Random],
     clock: tuple[list[float], list[int]] | None = None,
 ) -> Deal:
-    """Play ``deal`` to its end, seat ``p`` acting through ``agents[p]`` on its own view only.
+    """Play ``deal`` to its end, seat ``p`` acting through ``agents[p]`` on its own view only;
+    ``clock`` accumulates CPU seconds and decisions per seat.
 
     Raises ``ValueError`` naming the agent when one returns an illegal action."""
     while deal.outcome is None:
         p = deal.current
         info = deal.information_state(p)
-        start = time.perf_counter()
+        start = time.process_time()
         action = agents[p].act(info, rngs[p])
         if clock is not None:
-            clock[0][p] += time.perf_counter() - start
+            clock[0][p] += time.process_time() - start
             clock[1][p] += 1
         if not deal.is_legal(action):
             raise ValueError(
@@ -344,6 +347,7 @@ def _run_task(task: _Task) -> _TaskResult:
                 termination=outcome.termination.name.lower(),
                 a_return=ret,
                 match=match,
+                closer=labels[deal.closed_by] if deal.closed_by >= 0 else "",
             )
         )
         dealer = _next_dealer(rules, dealer, w)
@@ -616,7 +620,7 @@ def summary_markdown(res: ArenaResult) -> str:
             "",
             _table(("agent", "Elo"), _elo_rows(res)),
             "",
-            "## Decision time (machine-dependent)",
+            "## Decision time (CPU, machine-dependent)",
             "",
             _table(("agent", "decisions", "mean ms/decision"), timing),
             "",
@@ -680,38 +684,11 @@ def write_results(res: ArenaResult, out: str | Path) -> Path:
         w.writerows(_elo_rows(res))
     with open(path / "deals.csv", "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
-        w.writerow(
-            [
-                "a",
-                "b",
-                "block",
-                "deal",
-                "track",
-                "dealer_seat",
-                "winner",
-                "game_points",
-                "termination",
-                "a_return",
-                "match",
-            ]
-        )
+        names = [f.name for f in dataclasses.fields(DealRecord) if f.name != "pair"]
+        w.writerow(["a", "b", *names])
         for d in res.deal_records:
             pr = res.pairs[d.pair]
-            w.writerow(
-                [
-                    pr.a,
-                    pr.b,
-                    d.block,
-                    d.index,
-                    d.track,
-                    d.dealer_seat,
-                    d.winner,
-                    d.game_points,
-                    d.termination,
-                    d.a_return,
-                    d.match,
-                ]
-            )
+            w.writerow([pr.a, pr.b, *(getattr(d, n) for n in names)])
     with open(path / "timing.csv", "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
         w.writerow(["agent", "decisions", "mean_ms_per_decision"])

@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from ..actions import CLOSE, EXCHANGE, GO_OUT, MARRIAGE, PASS
 from ..cards import CARD_POINTS, NUM_CARDS
-from ..engine import FOLLOWER_WINS, GOAL, Deal, Decision
+from ..engine import FOLLOWER_WINS, GOAL, MARRIAGE_PAIR, Deal, Decision
 from ..infostate import InfoState
 from .heuristic import heuristic_info_action
 
@@ -105,6 +105,28 @@ def _ordered(d: Deal, mask: int) -> list[int]:
     return first
 
 
+_SUIT_POINTS = tuple(sum(CARD_POINTS[r] for r in range(6) if m >> r & 1) for m in range(64))
+
+
+def _mask_points(m: int) -> int:
+    return _SUIT_POINTS[m & 63] + _SUIT_POINTS[m >> 6 & 63] + _SUIT_POINTS[m >> 12 & 63] + _SUIT_POINTS[m >> 18 & 63]
+
+
+def _closer_cannot_make_it(d: Deal) -> bool:
+    """After closing, a closer who cannot reach 66 even taking every card left (and declaring every
+    marriage he holds) has failed: the value is known without search (RULES.md 2.9)."""
+    c = d.closed_by
+    most = d.points[c] + d.pending[c] + _mask_points(d.hands[0] | d.hands[1])
+    if d.lead_card >= 0:
+        most += CARD_POINTS[d.lead_card]
+    if d.rules.marriages_after_stock or d.just_closed:
+        hand = d.hands[c]
+        for s in range(4):
+            if hand & MARRIAGE_PAIR[s] == MARRIAGE_PAIR[s]:
+                most += 40 if s == d.trump else 20
+    return most < GOAL
+
+
 class _Search:
     """One search: the searcher, the optional depth limit, and the transposition table."""
 
@@ -132,6 +154,9 @@ class _Search:
                 break
             d.apply(mask.bit_length() - 1)
             depth -= 1
+        if d.closed_by >= 0 and _closer_cannot_make_it(d):
+            fail = 3 if d.rules.closer_fail == "always_3" or d.closed_opp_tricks == 0 else 2
+            return -fail if d.closed_by == self.player else fail
         key = (*_key(d), depth) if limited else _key(d)
         entry = self.tt.get(key)
         if entry is not None:

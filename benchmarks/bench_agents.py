@@ -1,0 +1,78 @@
+"""Decision time of each baseline agent on the same positions of the standard game.
+
+    python benchmarks/bench_agents.py [--positions 300] [--seed 0] [--agents random,heuristic,...]
+
+Positions are every decision with at least two legal actions in deals played by the heuristic
+with 30% random moves mixed in (so closings, exchanges and odd endgames occur); a sample of them
+is given to each agent. Times are CPU seconds of this process (``time.process_time``), so a busy
+shared machine slows the numbers less than wall time would; phase 1 is "stock open", phase 2 is
+"stock closed or exhausted". Prints a Markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from sixtysix_env import Deal
+from sixtysix_env.agents import make_agent
+from sixtysix_env.agents.heuristic import heuristic_deal_action
+from sixtysix_env.arena import parse_agent_spec
+
+DEFAULT_AGENTS = "random,heuristic,alphabeta,pimc,pimc:endgame=solve:samples=10,ismcts"
+
+
+def positions(n: int, seed: int, rules: str = "standard") -> list[Deal]:
+    rng = random.Random(seed)
+    out: list[Deal] = []
+    while len(out) < 4 * n:
+        d = Deal.new(rules, rng, dealer=rng.randrange(2))
+        while d.outcome is None:
+            legal = d.legal_actions()
+            if len(legal) > 1:
+                out.append(d.clone())
+            d.apply(rng.choice(legal) if rng.random() < 0.3 else heuristic_deal_action(d))
+    return rng.sample(out, n)
+
+
+def _pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--positions", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--agents", default=DEFAULT_AGENTS, help="comma-separated agent specs, as in the arena")
+    args = ap.parse_args()
+    if args.positions < 1:
+        ap.error("--positions must be at least 1")
+    pos = positions(args.positions, args.seed)
+    print(f"{len(pos)} positions of the standard game, CPU ms per decision\n")
+    print("| agent | median | p90 | mean | max | median phase 1 | median phase 2 |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for spec_text in args.agents.split(","):
+        spec = parse_agent_spec(spec_text)
+        agent = make_agent(spec.name, **dict(spec.options))
+        rng = random.Random(args.seed)
+        times: list[float] = []
+        phase = {True: [], False: []}
+        for d in pos:
+            info = d.information_state(d.current)
+            start = time.process_time()
+            agent.act(info, rng)
+            ms = 1000 * (time.process_time() - start)
+            times.append(ms)
+            phase[d.stock_open].append(ms)
+        print(
+            f"| {spec.label} | {statistics.median(times):.2f} | {_pct(times, 0.9):.2f} | {statistics.fmean(times):.2f} "
+            f"| {max(times):.1f} | {statistics.median(phase[True]):.2f} | {statistics.median(phase[False]):.2f} |",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,209 @@
+"""Arena: statistics on hand-made inputs, reproducible tiny runs, the duplicate and match structure."""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+
+import pytest
+
+from sixtysix_env import PRESETS, Deal
+from sixtysix_env.agents import HeuristicAgent, RandomAgent
+from sixtysix_env.arena import (
+    _next_dealer,
+    _table,
+    bradley_terry_elo,
+    main,
+    mean_interval,
+    parse_agent_spec,
+    play_deal,
+    run_arena,
+    summary_markdown,
+    wilson_interval,
+    write_results,
+)
+
+
+# ------------------------------------------------------------------ statistics
+def test_wilson_interval_known_values() -> None:
+    lo, hi = wilson_interval(8, 10)
+    assert lo == pytest.approx(0.4902, abs=1e-4)
+    assert hi == pytest.approx(0.9433, abs=1e-4)
+    assert wilson_interval(0, 10) == pytest.approx((0.0, 0.2775), abs=1e-4)
+    assert wilson_interval(10, 10) == pytest.approx((0.7225, 1.0), abs=1e-4)
+    assert wilson_interval(50, 100) == pytest.approx((0.4038, 0.5962), abs=1e-4)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    with pytest.raises(ValueError):
+        wilson_interval(11, 10)
+
+
+def test_mean_interval_known_values() -> None:
+    mean, lo, hi = mean_interval([1, 2, 3, 4, 5])
+    half = 1.959963984540054 * math.sqrt(2.5) / math.sqrt(5)
+    assert (mean, lo, hi) == pytest.approx((3.0, 3 - half, 3 + half))
+    assert mean_interval([2.0, 2.0]) == (2.0, 2.0, 2.0)
+    assert math.isnan(mean_interval([])[0])
+
+
+def test_elo_two_players() -> None:
+    elo = bradley_terry_elo(["a", "b"], {("a", "b"): (75, 100)}, prior=0)
+    assert elo["a"] - elo["b"] == pytest.approx(400 * math.log10(3))
+    assert (elo["a"] + elo["b"]) / 2 == pytest.approx(1500)
+    anchored = bradley_terry_elo(["a", "b"], {("b", "a"): (25, 100)}, prior=0, anchor="b")
+    assert anchored == pytest.approx({"a": 400 * math.log10(3), "b": 0.0})
+
+
+def test_elo_recovers_consistent_strengths() -> None:
+    # strengths 1, 2, 4: expected scores a-b 1/3, a-c 1/5, b-c 1/3 over 300 games each
+    scores = {("a", "b"): (100, 300), ("a", "c"): (60, 300), ("c", "b"): (200, 300)}
+    elo = bradley_terry_elo(["a", "b", "c"], scores, prior=0, anchor="a")
+    assert elo == pytest.approx({"a": 0.0, "b": 400 * math.log10(2), "c": 400 * math.log10(4)})
+
+
+def test_elo_prior_keeps_a_perfect_score_finite() -> None:
+    with pytest.raises(ValueError, match="infinite"):
+        bradley_terry_elo(["a", "b"], {("a", "b"): (10, 10)}, prior=0)
+    elo = bradley_terry_elo(["a", "b"], {("a", "b"): (10, 10)}, prior=1)
+    assert elo["a"] - elo["b"] == pytest.approx(400 * math.log10(10.5 / 0.5))
+    with pytest.raises(ValueError, match="anchor"):
+        bradley_terry_elo(["a", "b"], {("a", "b"): (5, 10)}, anchor="c")
+    with pytest.raises(ValueError, match="bad pair"):
+        bradley_terry_elo(["a", "b"], {("a", "a"): (5, 10)})
+
+
+# ------------------------------------------------------------------ agent specs and rules flow
+def test_parse_agent_spec() -> None:
+    spec = parse_agent_spec("pimc:samples=3:endgame=solve")
+    assert (spec.label, spec.name, dict(spec.options)) == (
+        "pimc:samples=3:endgame=solve",
+        "pimc",
+        {"samples": 3, "endgame": "solve"},
+    )
+    assert spec.make().samples == 3
+    for bad in ("nope", "pimc:samples", "pimc:samples=0", "pimc:bogus=1"):
+        with pytest.raises(ValueError):
+            parse_agent_spec(bad)
+
+
+def test_next_dealer_follows_the_rules() -> None:
+    standard, marriage, russian = PRESETS["standard"], PRESETS["marriage"], PRESETS["russian"]
+    assert _next_dealer(standard, 0, 1) == 1  # the winner deals
+    assert _next_dealer(standard, 1, 1) == 1
+    assert _next_dealer(standard, 0, -1) == 0  # drawn: same dealer
+    assert _next_dealer(russian, 0, -1) == 1  # drawn: new dealer
+    assert _next_dealer(marriage, 0, 0) == 1  # alternate
+    assert _next_dealer(marriage, 1, 1) == 0
+
+
+def test_play_deal_rejects_an_illegal_agent() -> None:
+    class Cheat:
+        name = "cheat"
+
+        def act(self, info, rng) -> int:
+            return 31
+
+    with pytest.raises(ValueError, match="cheat"):
+        play_deal(
+            Deal.new("standard", random.Random(0)), (Cheat(), RandomAgent()), (random.Random(0), random.Random(1))
+        )
+
+
+# ------------------------------------------------------------------ tiny runs
+def _tiny(**kwargs):
+    return run_arena(["heuristic", "random", "alphabeta"], deals=6, block=3, seed=3, **kwargs)
+
+
+def test_tiny_run_is_reproducible_and_independent_of_workers() -> None:
+    a, b = _tiny(), _tiny()
+    assert a.pairs == b.pairs
+    assert a.deal_records == b.deal_records
+    assert a.elo == b.elo
+    c = _tiny(workers=2)
+    assert c.pairs == a.pairs
+    assert c.deal_records == a.deal_records
+
+
+def test_tiny_run_structure() -> None:
+    res = _tiny()
+    target = res.rules.match_target
+    for p, pair in enumerate(res.pairs):
+        deals = [d for d in res.deal_records if d.pair == p]
+        assert pair.deals == len(deals) == pair.wins + pair.losses + pair.draws
+        assert 0 <= pair.deal_win_ci[0] <= pair.deal_win_rate <= pair.deal_win_ci[1] <= 1
+        # every one of the 6 deals is played in both tracks (seats swapped) ...
+        for track in (0, 1):
+            assert {f"deal/{g}" for g in range(6)} <= {d.index for d in deals if d.track == track}
+        # ... and extra deals only finish matches
+        for m in (m for m in res.match_records if m.pair == p):
+            assert max(m.score_a, m.score_b) >= target
+            in_match = [d for d in deals if (d.block, d.track, d.match) == (m.block, m.track, m.match)]
+            assert len(in_match) == m.deals
+            assert sum(max(d.a_return, 0) for d in in_match) == m.score_a
+            assert sum(max(-d.a_return, 0) for d in in_match) == m.score_b
+        assert pair.match_wins == sum(m.a_won for m in res.match_records if m.pair == p)
+    assert res.elo["random"] == 0.0
+    assert res.elo["heuristic"] > 0
+
+
+def test_same_index_means_same_cards() -> None:
+    """Both tracks deal a given index from the same RNG seed, so the cards are the same."""
+    res = run_arena(["random", "heuristic"], deals=4, block=4, seed=11)
+    first = {(d.index, d.track): d for d in res.deal_records}
+    for (index, track), d in first.items():
+        if track == 0 and (index, 1) in first:
+            a = Deal.new("standard", random.Random(f"11/{index}"), dealer=d.dealer_seat)
+            b = Deal.new("standard", random.Random(f"11/{index}"), dealer=first[(index, 1)].dealer_seat)
+            assert a.hands == b.hands and a.stock == b.stock
+
+
+def test_explicit_claiming_and_other_presets_run() -> None:
+    for rules in (PRESETS["schnapsen"], PRESETS["russian"].replace(claiming="explicit")):
+        res = run_arena(["heuristic", "random"], deals=2, block=2, seed=0, rules=rules)
+        assert res.pairs[0].deals >= 4
+
+
+def test_run_arena_rejects_bad_options() -> None:
+    with pytest.raises(ValueError, match="two agents"):
+        run_arena(["random"], deals=2)
+    with pytest.raises(ValueError, match="distinct"):
+        run_arena(["random", "random"], deals=2)
+    for kw in ({"deals": 0}, {"deals": 2, "block": 0}, {"deals": 2, "workers": 0}):
+        with pytest.raises(ValueError):
+            run_arena(["random", "heuristic"], **kw)
+
+
+# ------------------------------------------------------------------ output
+def test_cli_writes_tables(tmp_path, capsys) -> None:
+    out = tmp_path / "res"
+    assert (
+        main(["--agents", "heuristic,random", "--deals", "4", "--block", "2", "--out", str(out), "--no-progress"]) == 0
+    )
+    for name in ("summary.md", "pairs.csv", "elo.csv", "deals.csv", "timing.csv"):
+        assert (out / name).is_file()
+    summary = (out / "summary.md").read_text()
+    assert "| heuristic" in summary and "Elo" in summary
+    assert (out / "pairs.csv").read_text().splitlines()[0].startswith("a,b,deals")
+    assert "written to" in capsys.readouterr().out
+    again = tmp_path / "again"
+    main(["--agents", "heuristic,random", "--deals", "4", "--block", "2", "--out", str(again), "--no-progress"])
+    for name in ("pairs.csv", "elo.csv", "deals.csv"):
+        assert (out / name).read_text() == (again / name).read_text()
+
+
+def test_cli_errors_are_usage_errors(tmp_path) -> None:
+    for argv in (["--agents", "nope,random"], ["--agents", "random,heuristic", "--rules", "bridge"]):
+        with pytest.raises(SystemExit) as e:
+            main([*argv, "--out", str(tmp_path), "--no-progress"])
+        assert e.value.code == 2
+
+
+def test_tables_without_tabulate(monkeypatch, tmp_path) -> None:
+    monkeypatch.setitem(sys.modules, "tabulate", None)
+    text = _table(["agent", "Elo"], [["pimc", "12.5"], ["random", "0.0"]])
+    lines = text.splitlines()
+    assert lines[0].startswith("| agent") and set(lines[1]) <= {"|", "-"}
+    assert len(lines) == 4
+    res = run_arena([HeuristicAgent.name, RandomAgent.name], deals=2, block=2)
+    assert "| heuristic" in summary_markdown(res)
+    write_results(res, tmp_path)
