@@ -176,7 +176,7 @@ def test_vector_env_api_masks_autoreset_and_seeding() -> None:
     from sixtysix_env.fast.vector_env import SixtySixVectorEnv
 
     def run(seed: int) -> list[np.ndarray]:
-        env = SixtySixVectorEnv(8, "standard", seed=seed, learner=1)
+        env = SixtySixVectorEnv(8, "standard", seed=seed, opponent="random", seat=1)
         obs, info = env.reset(seed=seed)
         assert env.observation_space.contains(obs) and info["action_mask"].shape == (8, 32)
         assert info["action_mask"].dtype == np.int8

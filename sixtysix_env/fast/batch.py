@@ -6,17 +6,25 @@ runs through the same code. Observations are bit-identical to
 ``observers.encode_vector(InfoState.of(deal, player))``, masks to ``deal.legal_mask()``, and
 rewards to ``rewards.step_rewards`` in deal episodes.
 
-Typical self-play loop (the caller picks every env's action for the player to act)::
+Self-play (``opponent=None``, the default): the caller picks every env's action for its player
+to act, whichever seat that is. ``step_observe`` returns, per env, the observation of the player
+to act (from that player's seat) and his legal mask; ``current_player`` says who that is::
 
     deals = BatchedDeals(4096, "standard", seed=0)
     obs, masks = deals.reset()
     for _ in range(1000):
-        actions = policy(obs, masks)            # or deals.sample_actions()
+        seat = deals.current_player                       # (N,) 0 or 1
+        actions = np.where(seat == 0, policy_a(obs, masks), policy_b(obs, masks))
         obs, masks, rewards, done = deals.step_observe(actions)
 
-``rewards[i, p]`` is player ``p``'s reward for the action; a finished deal is reported in
-``done`` (with ``last_winner`` / ``last_game_points`` / ``last_termination``) and, with
-``autoreset`` (default), replaced at once by a new deal from the batch's own seeded RNG.
+``deals.sample_actions()`` and ``deals.heuristic_actions()`` are vectorised random and heuristic
+policies for the players to act. ``rewards[i, p]`` is player ``p``'s reward for the action; a
+finished deal is reported in ``done`` (with ``last_winner`` / ``last_game_points`` /
+``last_termination``) and, with ``autoreset`` (default), replaced at once by a new deal from the
+batch's own seeded RNG.
+
+With a built-in opponent (``opponent="random"`` or ``"heuristic"``) the batch plays one seat itself
+inside the kernels, so every env is always at the other seat's (the learner's) decision.
 """
 
 from __future__ import annotations
@@ -34,6 +42,7 @@ from ..engine import MAX_DEAL_ACTIONS, Deal, IllegalActionError, Outcome, Termin
 from ..rewards import DEFAULT_SHAPING_SCALE, REWARD_SCHEMES, check_reward_scheme
 from ..rules import Rules, get_rules
 from . import kernels as K
+from .heuristic import heuristic_actions_kernel
 from .state import (
     COLUMNS,
     CURRENT,
@@ -48,10 +57,13 @@ from .state import (
     encode_rules,
 )
 
-__all__ = ["BatchedDeals", "DealerMode", "PARALLEL_MIN_ENVS"]
+__all__ = ["BatchedDeals", "DealerMode", "PARALLEL_MIN_ENVS", "OPPONENTS"]
 
 DealerMode = Literal["random", "alternate", 0, 1]
 _DEALER_MODES = {0: K.DEALER_ZERO, 1: K.DEALER_ONE, "alternate": K.DEALER_ALTERNATE, "random": K.DEALER_RANDOM}
+OPPONENTS = {"random": K.OPPONENT_RANDOM, "heuristic": K.OPPONENT_HEURISTIC}
+"""Built-in opponents, played inside the kernels: uniform over the legal actions, or
+``HeuristicAgent`` (``sixtysix_env.fast.heuristic``)."""
 PARALLEL_MIN_ENVS = 16384
 """With ``parallel=None`` the batch uses all cores from this many envs on. Below it, handing work
 to threads costs more than it saves; on a busy 2-core machine threads gain little even above it
@@ -88,11 +100,15 @@ class BatchedDeals:
             so a seeded batch replays exactly, whatever the batch size's threading.
         parallel: split the envs over all cores (threads running the GIL-free kernels on
             slices of the arrays); ``None`` does so from ``PARALLEL_MIN_ENVS`` envs on.
-        opponent: ``None`` for self-play (the caller acts for both seats), or a seat ``0``/``1``
-            played inside the batch by a uniformly random legal policy: ``step`` then returns
-            only when the other seat (the learner) is to act or the deal ended.
-        final_observation_seat: when set (0 or 1), a deal that ends writes that seat's
-            observation of the finished deal to ``final_observations[i]`` before any reset.
+        opponent: ``None`` for self-play (the caller acts for both seats), or a built-in opponent
+            played inside the batch (``OPPONENTS``: ``"random"``, ``"heuristic"``): ``step`` then
+            returns only when the other seat (the learner) is to act or the deal ended. A seat
+            ``0``/``1`` here means the random opponent in that seat (the older form).
+        opponent_seat: the built-in opponent's seat, ``0``, ``1`` (default) or ``"random"``: drawn
+            for every deal from the batch's seeded RNG (``opponent_seats`` has each env's).
+        final_observation_seat: when set (0, 1, or ``"learner"``: the seat facing the built-in
+            opponent in each env), a deal that ends writes that seat's observation of the
+            finished deal to ``final_observations[i]`` before any reset.
     """
 
     def __init__(
@@ -106,18 +122,27 @@ class BatchedDeals:
         dealer: DealerMode = "random",
         seed: Seed = None,
         parallel: bool | None = None,
-        opponent: int | None = None,
-        final_observation_seat: int | None = None,
+        opponent: str | int | None = None,
+        opponent_seat: int | Literal["random"] = 1,
+        final_observation_seat: int | Literal["learner"] | None = None,
     ) -> None:
         n = int(num_envs)
         if n < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs!r}")
         if dealer not in _DEALER_MODES:
             raise ValueError(f"dealer must be 'random', 'alternate', 0 or 1, got {dealer!r}")
-        if opponent not in (None, 0, 1):
-            raise ValueError(f"opponent must be None (self-play), 0 or 1, got {opponent!r}")
-        if final_observation_seat not in (None, 0, 1):
-            raise ValueError(f"final_observation_seat must be None, 0 or 1, got {final_observation_seat!r}")
+        if opponent in (0, 1) and not isinstance(opponent, bool):  # the older form: a random opponent's seat
+            opponent, opponent_seat = "random", int(opponent)
+        if opponent is not None and opponent not in OPPONENTS:
+            raise ValueError(
+                f"opponent must be None (self-play) or one of {', '.join(map(repr, OPPONENTS))}, got {opponent!r}"
+            )
+        if opponent_seat not in (0, 1, "random"):
+            raise ValueError(f"opponent_seat must be 0, 1 or 'random', got {opponent_seat!r}")
+        if final_observation_seat not in (None, 0, 1, "learner"):
+            raise ValueError(f"final_observation_seat must be None, 0, 1 or 'learner', got {final_observation_seat!r}")
+        if final_observation_seat == "learner" and opponent is None:
+            raise ValueError("final_observation_seat='learner' needs a built-in opponent")
         self.num_envs = n
         self.rules = get_rules(rules)
         self.params = encode_rules(self.rules)
@@ -125,6 +150,7 @@ class BatchedDeals:
         self.shaping_scale = float(shaping_scale)
         self.autoreset = bool(autoreset)
         self.opponent = opponent
+        self.opponent_seat = opponent_seat if opponent is not None else None
         self.parallel = (n >= PARALLEL_MIN_ENVS) if parallel is None else bool(parallel)
         threads = min(os.cpu_count() or 1, n) if self.parallel else 1
         bounds = np.linspace(0, n, threads + 1).astype(int)
@@ -133,13 +159,17 @@ class BatchedDeals:
         self.config[K.C_REWARD] = REWARD_SCHEMES.index(self.reward)
         self.config[K.C_AUTORESET] = int(self.autoreset)
         self.config[K.C_DEALER_MODE] = _DEALER_MODES[dealer]
-        self.config[K.C_OPPONENT] = K.NO_OPPONENT if opponent is None else opponent
-        self.config[K.C_FINAL_SEAT] = -1 if final_observation_seat is None else final_observation_seat
+        self.config[K.C_OPPONENT] = K.NO_OPPONENT if opponent is None else OPPONENTS[opponent]
+        self.config[K.C_OPPONENT_SEAT] = K.SEAT_RANDOM if opponent_seat == "random" else opponent_seat
+        final_seat = {None: -1, "learner": K.FINAL_SEAT_LEARNER}.get(final_observation_seat, final_observation_seat)
+        self.config[K.C_FINAL_SEAT] = final_seat
         # State and per-env bookkeeping (see state.py for the columns).
         self.state = np.zeros((n, NUM_FIELDS), dtype=STATE_DTYPE)
         self.decks = np.zeros((n, self.rules.deck_size), dtype=np.int8)
         self.history = np.zeros((n, MAX_DEAL_ACTIONS), dtype=np.int8)
         self.rng_state = np.zeros((n, 2), dtype=np.uint64)
+        fixed_seat = -1 if opponent is None else 0 if opponent_seat == "random" else opponent_seat
+        self._seats = np.full(n, fixed_seat, dtype=np.int8)  # each env's opponent seat (drawn per deal)
         # Output buffers, reused by every step (``step_observe`` returns them).
         self._obs = np.zeros((n, OBS_SIZE), dtype=np.float32)
         self._masks = np.zeros((n, NUM_ACTIONS), dtype=np.int8)
@@ -156,9 +186,9 @@ class BatchedDeals:
         # The step's per-slice views, made once (slicing a dozen arrays per step costs microseconds).
         self._step_views = {
             sl.start: (
-                self.state[sl], self.decks[sl], self.history[sl], self.rng_state[sl], self._rewards[sl],
-                self._done[sl], self.last_winner[sl], self.last_game_points[sl], self.last_termination[sl],
-                (self._obs[sl], self._masks[sl], self.final_observations[sl]),
+                self.state[sl], self.decks[sl], self.history[sl], self.rng_state[sl], self._seats[sl],
+                self._rewards[sl], self._done[sl], self.last_winner[sl], self.last_game_points[sl],
+                self.last_termination[sl], (self._obs[sl], self._masks[sl], self.final_observations[sl]),
             )
             for sl in self._slices
         }  # fmt: skip
@@ -216,7 +246,7 @@ class BatchedDeals:
             K.reset_envs,
             lambda sl: (
                 self.state[sl], self.params, self.decks[sl], self.history[sl], self.rng_state[sl], self.config,
-                from_rows, dealer_rows[sl], self._obs[sl], self._masks[sl],
+                self._seats[sl], from_rows, dealer_rows[sl], self._obs[sl], self._masks[sl],
             ),
         )  # fmt: skip
         self._done[:] = False
@@ -236,6 +266,18 @@ class BatchedDeals:
         return np.where(s[:, TERMINATION] < 0, s[:, DECISION], -1).astype(np.int8)
 
     @property
+    def opponent_seats(self) -> np.ndarray:
+        """(N,) int8: the built-in opponent's seat in each env's current deal (-1 in self-play)."""
+        return self._seats.copy()
+
+    @property
+    def learner_seats(self) -> np.ndarray:
+        """(N,) int8: the seat facing the built-in opponent in each env's current deal (-1 in
+        self-play). Read it before ``step`` to know whose reward a finished deal pays: with
+        ``opponent_seat="random"`` an auto-reset deal may seat the learner differently."""
+        return np.where(self._seats >= 0, 1 - self._seats, -1).astype(np.int8)
+
+    @property
     def is_over(self) -> np.ndarray:
         return self.state[:, TERMINATION] >= 0
 
@@ -250,7 +292,7 @@ class BatchedDeals:
         arrays = (
             self.state, self.decks, self.history, self.rng_state, self._obs, self._masks, self._rewards,
             self._done, self.last_winner, self.last_game_points, self.last_termination, self._actions,
-            self.final_observations,
+            self._seats, self.final_observations,
         )  # fmt: skip
         return sum(a.nbytes for a in arrays) // self.num_envs
 
@@ -294,6 +336,14 @@ class BatchedDeals:
         self._run(K.sample_actions, lambda sl: (self.state[sl], self.rng_state[sl], out[sl]))
         return out
 
+    def heuristic_actions(self, out: np.ndarray | None = None) -> np.ndarray:
+        """(N,) int64: ``HeuristicAgent``'s action for the player to act in each env (-1 where the
+        deal is over), from what that player may know: a vectorised, deterministic policy."""
+        if out is None:
+            out = np.empty(self.num_envs, dtype=np.int64)
+        self._run(heuristic_actions_kernel, lambda sl: (self.state[sl], self.params, out[sl]))
+        return out
+
     # ------------------------------------------------------------------ moves
     def step(self, actions: np.ndarray | Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
         """Play ``actions[i]`` for the player to act in env ``i`` (-1: env ``i`` does not act;
@@ -329,8 +379,10 @@ class BatchedDeals:
         single = len(self._slices) == 1
 
         def args(sl: slice) -> tuple[Any, ...]:
-            state, decks, history, rng, rewards, done, winner, points, termination, io = self._step_views[sl.start]
-            return (state, self.params, decks, history, rng, self.config, self.shaping_scale,
+            state, decks, history, rng, seats, rewards, done, winner, points, termination, io = self._step_views[
+                sl.start
+            ]
+            return (state, self.params, decks, history, rng, self.config, seats, self.shaping_scale,
                     a if single else a[sl], rewards, done, winner, points, termination, io)  # fmt: skip
 
         self._run(K.step_envs, args)
@@ -385,5 +437,5 @@ class BatchedDeals:
     def __repr__(self) -> str:
         return (
             f"<BatchedDeals n={self.num_envs} rules={self.rules.name} reward={self.reward} "
-            f"autoreset={self.autoreset} parallel={self.parallel}>"
+            f"autoreset={self.autoreset} parallel={self.parallel} opponent={self.opponent}>"
         )

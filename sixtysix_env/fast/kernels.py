@@ -19,6 +19,7 @@ from ..actions import CLOSE, EXCHANGE, GO_OUT, MARRIAGE, PASS
 from ..cards import CARD_POINTS, SUIT_MASK
 from ..engine import FOLLOWER_WINS, GOAL, HIGHER_IN_SUIT, KING_BIT, MARRIAGE_PAIR
 from ..rewards import REWARD_SCHEMES
+from .heuristic import heuristic_action
 from .state import (
     CHOICE_CODES,
     CLAIM,
@@ -125,9 +126,14 @@ _MASK32 = 0xFFFFFFFF
 REWARD_GAME_POINTS, REWARD_WIN_LOSS, REWARD_SHAPED = 0, 1, 2
 DEALER_ZERO, DEALER_ONE, DEALER_ALTERNATE, DEALER_RANDOM = 0, 1, 2, 3
 # Config vector of the batch drivers.
-C_REWARD, C_AUTORESET, C_DEALER_MODE, C_OPPONENT, C_WRITE_OBS, C_FINAL_SEAT = 0, 1, 2, 3, 4, 5
-NUM_CONFIG = 6
-NO_OPPONENT = -1
+C_REWARD, C_AUTORESET, C_DEALER_MODE, C_OPPONENT, C_WRITE_OBS, C_FINAL_SEAT, C_OPPONENT_SEAT = range(7)
+NUM_CONFIG = 7
+# C_OPPONENT: the built-in opponent's policy, or none (self-play).
+NO_OPPONENT, OPPONENT_RANDOM, OPPONENT_HEURISTIC = -1, 0, 1
+# C_OPPONENT_SEAT: 0 or 1, or drawn per deal; the drivers' ``seats`` array holds each env's current one.
+SEAT_RANDOM = 2
+# C_FINAL_SEAT: -1 (none), 0 or 1, or the seat facing the opponent in each env.
+FINAL_SEAT_LEARNER = 2
 
 # RNG streams per env: splitmix64 (one uint64 of state, any seed is fine).
 RNG_DEAL, RNG_ACTION = 0, 1
@@ -715,29 +721,47 @@ def _write_view(S, R, i, obs, masks):
 
 
 @njit(**_JIT)
-def _opponent_moves(S, R, hist, rng, cfg, i, scheme, scale):
-    """The built-in opponent (seat ``cfg[C_OPPONENT]``) plays random legal actions until the
-    learner is to act or the deal ends; returns player 0's reward for those moves."""
-    opponent = cfg[C_OPPONENT]
+def _opponent_action(S, R, rng, cfg, i):
+    """The built-in opponent's choice: ``HeuristicAgent``'s, or uniform over the legal actions."""
+    if cfg[C_OPPONENT] == OPPONENT_HEURISTIC:
+        return heuristic_action(S[i], R)
+    return sample_legal(legal_mask(S[i]), rng, i)
+
+
+@njit(**_JIT)
+def _opponent_moves(S, R, hist, rng, cfg, seats, i, scheme, scale):
+    """The built-in opponent (seat ``seats[i]``) plays until the learner is to act or the deal
+    ends; returns player 0's reward for those moves."""
+    opponent = seats[i]
     r0 = 0.0
     while S[i, TERMINATION] == RUNNING and S[i, CURRENT] == opponent:
-        r0 += _play(S, R, hist, i, sample_legal(legal_mask(S[i]), rng, i), scheme, scale)
+        r0 += _play(S, R, hist, i, _opponent_action(S, R, rng, cfg, i), scheme, scale)
     return r0
 
 
 @njit(**_JIT)
-def _skip_to_learner(S, R, decks, hist, rng, cfg, i):
-    """After a random reset with a built-in opponent: a deal the opponent ends before the
-    learner's first action (a false claim) is no episode for the learner and is dealt again."""
-    while True:
-        _opponent_moves(S, R, hist, rng, cfg, i, cfg[C_REWARD], 0.0)
-        if S[i, TERMINATION] == RUNNING:
-            return
-        new_random_deal(S, R, decks, rng, i, cfg[C_DEALER_MODE], False)
+def _draw_seat(rng, cfg, seats, i):
+    """The opponent's seat for env ``i``'s new deal: fixed, or drawn from its deal stream."""
+    if cfg[C_OPPONENT_SEAT] == SEAT_RANDOM:
+        seats[i] = _below(rng, i, RNG_DEAL, 2)
 
 
 @njit(**_JIT)
-def _step_env(S, R, decks, hist, rng, cfg, scale, i, a, rewards, done, winners, game_points, terminations, io):
+def _skip_to_learner(S, R, decks, hist, rng, cfg, seats, i):
+    """After a random deal with a built-in opponent: the opponent's first moves; a deal it ends
+    before the learner's first action (a false claim) is no episode for the learner and is dealt
+    again."""
+    _draw_seat(rng, cfg, seats, i)
+    while True:
+        _opponent_moves(S, R, hist, rng, cfg, seats, i, cfg[C_REWARD], 0.0)
+        if S[i, TERMINATION] == RUNNING:
+            return
+        new_random_deal(S, R, decks, rng, i, cfg[C_DEALER_MODE], False)
+        _draw_seat(rng, cfg, seats, i)
+
+
+@njit(**_JIT)
+def _step_env(S, R, decks, hist, rng, cfg, seats, scale, i, a, rewards, done, winners, game_points, terminations, io):
     """One env's step: the action (a < 0: no action), the built-in opponent's replies if there
     is one, auto-reset of a finished deal, and the view of the player to act next."""
     scheme = cfg[C_REWARD]
@@ -746,15 +770,18 @@ def _step_env(S, R, decks, hist, rng, cfg, scale, i, a, rewards, done, winners, 
     if a >= 0:
         r0 = _play(S, R, hist, i, a, scheme, scale)
     if cfg[C_OPPONENT] != NO_OPPONENT:
-        r0 += _opponent_moves(S, R, hist, rng, cfg, i, scheme, scale)
+        r0 += _opponent_moves(S, R, hist, rng, cfg, seats, i, scheme, scale)
     if S[i, TERMINATION] != RUNNING:
         _record_end(S, i, done, winners, game_points, terminations)
-        if cfg[C_FINAL_SEAT] >= 0:  # the finished deal as that seat sees it, before any reset
-            encode_observation(S[i], R, cfg[C_FINAL_SEAT], io[2][i])
+        seat = cfg[C_FINAL_SEAT]
+        if seat == FINAL_SEAT_LEARNER:
+            seat = 1 - seats[i]
+        if seat >= 0:  # the finished deal as that seat sees it, before any reset
+            encode_observation(S[i], R, seat, io[2][i])
         if cfg[C_AUTORESET] != 0:
             new_random_deal(S, R, decks, rng, i, cfg[C_DEALER_MODE], False)
             if cfg[C_OPPONENT] != NO_OPPONENT:
-                _skip_to_learner(S, R, decks, hist, rng, cfg, i)
+                _skip_to_learner(S, R, decks, hist, rng, cfg, seats, i)
     rewards[i, 0] = r0
     rewards[i, 1] = -r0
     if cfg[C_WRITE_OBS] != 0:
@@ -776,25 +803,27 @@ def first_illegal(S, actions):
 # (they release the GIL) when it is parallel; every env has its own RNG streams, so the result
 # does not depend on how the envs are split.
 @njit(**_JIT)
-def step_envs(S, R, decks, hist, rng, cfg, scale, actions, rewards, done, winners, points, terminations, io):
-    """Step every env (actions already checked with ``first_illegal``); ``io`` holds the output
-    arrays (observations, masks, final observations)."""
+def step_envs(S, R, decks, hist, rng, cfg, seats, scale, actions, rewards, done, winners, points, terminations, io):
+    """Step every env (actions already checked with ``first_illegal``); ``seats`` holds each env's
+    opponent seat, ``io`` the output arrays (observations, masks, final observations)."""
     for i in range(S.shape[0]):
-        _step_env(S, R, decks, hist, rng, cfg, scale, i, actions[i], rewards, done, winners, points, terminations, io)
+        a = actions[i]
+        _step_env(S, R, decks, hist, rng, cfg, seats, scale, i, a, rewards, done, winners, points, terminations, io)
 
 
 @njit(**_JIT)
-def reset_envs(S, R, decks, hist, rng, cfg, from_rows, dealers, obs, masks):
+def reset_envs(S, R, decks, hist, rng, cfg, seats, from_rows, dealers, obs, masks):
     """Start every env: from its deck row and dealer (``from_rows``) or a fresh random deal."""
     for i in range(S.shape[0]):
         if from_rows:  # given cards: the opponent's first moves are played, never dealt again
             start_deal(S[i], R, decks[i], dealers[i])
             if cfg[C_OPPONENT] != NO_OPPONENT:
-                _opponent_moves(S, R, hist, rng, cfg, i, cfg[C_REWARD], 0.0)
+                _draw_seat(rng, cfg, seats, i)
+                _opponent_moves(S, R, hist, rng, cfg, seats, i, cfg[C_REWARD], 0.0)
         else:
             new_random_deal(S, R, decks, rng, i, cfg[C_DEALER_MODE], True)
             if cfg[C_OPPONENT] != NO_OPPONENT:
-                _skip_to_learner(S, R, decks, hist, rng, cfg, i)
+                _skip_to_learner(S, R, decks, hist, rng, cfg, seats, i)
         if cfg[C_WRITE_OBS] != 0:
             _write_view(S, R, i, obs, masks)
 

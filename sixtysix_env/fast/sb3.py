@@ -5,12 +5,14 @@ sb3-contrib's ``MaskablePPO`` trains on it directly::
     from sb3_contrib import MaskablePPO
     from sixtysix_env.fast.sb3 import SixtySixSB3VecEnv
 
-    env = SixtySixSB3VecEnv(num_envs=64, rules="standard", seed=0)
+    env = SixtySixSB3VecEnv(num_envs=64, rules="standard", opponent="heuristic", seed=0)
     model = MaskablePPO("MlpPolicy", env, seed=0).learn(100_000)
 
 It wraps :class:`~sixtysix_env.fast.vector_env.SixtySixVectorEnv` (the learner against a built-in
-random opponent, one deal per episode). ``MaskablePPO`` reads the masks through
-``env_method("action_masks")``; ``action_masks()`` gives them as one (N, 32) bool array.
+opponent, ``"heuristic"`` or ``"random"``, one deal per episode; same keyword arguments).
+``MaskablePPO`` reads the masks through ``env_method("action_masks")``; ``action_masks()`` gives
+them as one (N, 32) bool array. A finished episode's info holds ``terminal_observation``,
+``winner``, ``game_points`` and ``seat`` (the learner's seat in that deal).
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ class SixtySixSB3VecEnv(VecEnv):
             out[i]["TimeLimit.truncated"] = False
             out[i]["winner"] = int(infos["final_info"]["winner"][i])
             out[i]["game_points"] = int(infos["final_info"]["game_points"][i])
+            out[i]["seat"] = int(infos["final_info"]["seat"][i])
         return obs, rewards.astype(np.float32), dones, out
 
     def action_masks(self) -> np.ndarray:
