@@ -275,7 +275,9 @@ class BatchedDeals:
         """(N,) int8: the seat facing the built-in opponent in each env's current deal (-1 in
         self-play). Read it before ``step`` to know whose reward a finished deal pays: with
         ``opponent_seat="random"`` an auto-reset deal may seat the learner differently."""
-        return np.where(self._seats >= 0, 1 - self._seats, -1).astype(np.int8)
+        if self.opponent is None:
+            return np.full(self.num_envs, -1, dtype=np.int8)
+        return (1 - self._seats).astype(np.int8, copy=False)
 
     @property
     def is_over(self) -> np.ndarray:

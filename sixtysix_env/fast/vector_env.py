@@ -143,8 +143,10 @@ class SixtySixVectorEnv(VectorEnv):
         terminated = done.copy()
         if terminated.any():
             final_obs = np.full(self.num_envs, None, dtype=object)
-            for i in np.flatnonzero(terminated):
-                final_obs[i] = self.deals.final_observations[i].copy()
+            ended = np.flatnonzero(terminated)
+            rows = self.deals.final_observations[ended]  # one copy; each entry a row of it
+            for k, i in enumerate(ended.tolist()):
+                final_obs[i] = rows[k]
             infos["final_obs"], infos["_final_obs"] = final_obs, terminated.copy()
             infos["final_info"] = {
                 "winner": self.deals.last_winner.copy(),
