@@ -122,6 +122,7 @@ def test_reset_from_arrangement_and_ansi_render():
     env = SixtySixEnv(opponent=first_legal, seat=1, render_mode="ansi")
     deal = {"hands": ["9S AC AS QD TC TD", "9C 9D JC JD QC QS"], "stock": "KS QH 9H KH JH AH JS AD KD TH TS KC"}
     obs, info = env.reset(seed=0, options={"deal": deal})
+    assert env.observation_space.contains(obs)
     assert info["action_mask"].sum() == 7  # the non-dealer (seat 1) leads: six cards or close
     assert "trump K♣" in env.render()
 
