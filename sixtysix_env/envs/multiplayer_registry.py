@@ -18,8 +18,6 @@ MULTIPLAYER_IDS = {
 
 def register_multiplayer_envs() -> None:
     """Idempotent: ids already registered are left alone (no override warning)."""
-    import pettingzoo
+    from ..registration import register_aec_ids
 
-    for env_id, entry in MULTIPLAYER_IDS.items():
-        if env_id not in pettingzoo.aec_registry:
-            pettingzoo.register("aec", env_id, entry_point=entry)
+    register_aec_ids(MULTIPLAYER_IDS)
