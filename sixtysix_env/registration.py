@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
+from .envs.multiplayer_registry import MULTIPLAYER_IDS
 
 __all__ = ["register_aec_ids", "register_envs"]
 
@@ -13,13 +13,10 @@ PETTINGZOO_IDS = {
 
 
 GYM_ID = "SixtySix-v0"
-
-
-def _vector_entry() -> dict[str, str]:
-    """The batched engine's VectorEnv, when that module is present, serves ``gymnasium.make_vec``."""
-    if importlib.util.find_spec("sixtysix_env.fast.vector_env") is not None:
-        return {"vector_entry_point": "sixtysix_env.fast.vector_env:SixtySixVectorEnv"}
-    return {}
+GYM_ENTRY = "sixtysix_env.envs.gym_env:SixtySixEnv"
+# ``gymnasium.make_vec(..., vectorization_mode="vector_entry_point")`` builds the batched engine's
+# VectorEnv; the string is resolved only then, so numba stays optional (the ``fast`` extra).
+GYM_VECTOR_ENTRY = "sixtysix_env.fast.vector_env:SixtySixVectorEnv"
 
 
 def register_aec_ids(ids: dict[str, str]) -> None:
@@ -40,10 +37,7 @@ def register_envs() -> None:
     import gymnasium
 
     if GYM_ID not in gymnasium.registry:
-        gymnasium.register(GYM_ID, entry_point="sixtysix_env.envs.gym_env:SixtySixEnv", **_vector_entry())
+        gymnasium.register(GYM_ID, entry_point=GYM_ENTRY, vector_entry_point=GYM_VECTOR_ENTRY)
 
     register_aec_ids(PETTINGZOO_IDS)
-    if importlib.util.find_spec("sixtysix_env.envs.multiplayer_registry") is not None:
-        from .envs.multiplayer_registry import register_multiplayer_envs
-
-        register_multiplayer_envs()
+    register_aec_ids(MULTIPLAYER_IDS)
