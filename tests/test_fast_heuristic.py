@@ -311,3 +311,14 @@ def test_maskable_ppo_trains_against_the_heuristic_and_predicts_legal_actions() 
             assert infos[i]["seat"] in (0, 1) and infos[i]["terminal_observation"].shape == (235,)
             finished += 1
     assert finished > 16
+
+
+def test_kernels_are_recompiled_when_the_heuristic_changes() -> None:
+    """Numba's cache of kernels.py holds the heuristic compiled in but only watches kernels.py."""
+    from sixtysix_env.fast import kernels
+    from sixtysix_env.fast.heuristic import source_digest
+
+    assert source_digest() == kernels.HEURISTIC_DIGEST, (
+        f"sixtysix_env/fast/heuristic.py changed: set HEURISTIC_DIGEST = {source_digest()!r} in "
+        "sixtysix_env/fast/kernels.py so that numba recompiles the built-in heuristic opponent"
+    )

@@ -13,13 +13,16 @@ seat of a self-play batch), the built-in opponent of ``BatchedDeals(opponent="he
 ``SixtySixSB3VecEnv``.
 
 This module imports nothing from ``kernels.py`` (``kernels.py`` imports it). Numba's cache of
-``kernels.py`` holds this code compiled in, and numba only checks the file of the cached function
-itself: after editing this file, also touch ``kernels.py`` (or clear ``__pycache__``), or the
-built-in opponent keeps the old rules until then (``heuristic_actions`` itself is recompiled).
+``kernels.py`` holds this code compiled in, but numba only checks whether the cached function's own
+file changed; so ``kernels.HEURISTIC_DIGEST`` holds this file's ``source_digest()``: after editing
+this file, put the new digest there (``tests/test_fast_heuristic.py`` prints it). Changing
+``kernels.py`` makes numba recompile the built-in opponent, which would otherwise keep the old rules.
 """
 
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -52,7 +55,7 @@ from .state import (
 if TYPE_CHECKING:
     from .batch import BatchedDeals
 
-__all__ = ["heuristic_action", "choose", "heuristic_actions", "heuristic_actions_kernel"]
+__all__ = ["heuristic_action", "choose", "heuristic_actions", "heuristic_actions_kernel", "source_digest"]
 
 _JIT = {"cache": True, "nogil": True, "_nrt": False}  # as kernels.py: no allocation, GIL released
 
@@ -276,3 +279,9 @@ def heuristic_actions(deals: BatchedDeals, out: np.ndarray | None = None) -> np.
     """(N,) int64: ``HeuristicAgent``'s action for the player to act in each env of ``deals``
     (-1 where the deal is over): a vectorised, deterministic policy for either seat."""
     return deals.heuristic_actions(out)
+
+
+def source_digest() -> str:
+    """A short hash of this file's text (line endings normalised), kept in ``kernels.HEURISTIC_DIGEST``."""
+    text = Path(__file__).read_text(encoding="utf-8").replace("\r\n", "\n")
+    return hashlib.sha256(text.encode()).hexdigest()[:16]

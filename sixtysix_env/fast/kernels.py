@@ -103,6 +103,10 @@ from .state import (
     WON,
 )
 
+HEURISTIC_DIGEST = "eabecffb97579165"
+"""heuristic.source_digest() of the heuristic compiled into these kernels' numba cache: numba
+checks only this file for changes, so a new heuristic must change this line (a test checks it)."""
+
 assert CHOICE_CODES["claiming"]["explicit"] == CLAIMING_EXPLICIT
 assert REWARD_SCHEMES == ("game_points", "win_loss", "shaped"), "update REWARD_* below"
 
