@@ -44,8 +44,9 @@ def reference_rate(rules: str, seconds: float) -> float:
     return n / (time.perf_counter() - start)
 
 
-def batched_rate(rules: str, n: int, parallel: bool, seconds: float, fused: bool = True) -> float:
-    """Decisions per second of ``n`` envs stepped together (every env decides once per step)."""
+def batched_rate(rules: str, n: int, parallel: bool | None, seconds: float, fused: bool = True) -> float:
+    """Decisions per second of ``n`` envs stepped together (every env decides once per step);
+    ``parallel=None`` lets the batch choose (all cores from ``PARALLEL_MIN_ENVS`` envs on)."""
     deals = BatchedDeals(n, rules, seed=0, parallel=parallel)
     deals.reset()
     actions = deals.sample_actions()
@@ -68,12 +69,12 @@ def batched_rate(rules: str, n: int, parallel: bool, seconds: float, fused: bool
     return steps * n / (time.perf_counter() - start)
 
 
-def vector_env_rate(rules: str, n: int, seconds: float) -> float:
-    """Learner decisions per second of ``SixtySixVectorEnv`` (the random opponent's moves, made
-    inside the batch, are not counted), with a vectorised random legal learner."""
+def vector_env_rate(rules: str, n: int, seconds: float, opponent: str = "random") -> float:
+    """Learner decisions per second of ``SixtySixVectorEnv`` (the opponent's moves, made inside
+    the batch, are not counted), with a vectorised random legal learner."""
     from sixtysix_env.fast.vector_env import SixtySixVectorEnv
 
-    env = SixtySixVectorEnv(n, rules, seed=0)
+    env = SixtySixVectorEnv(n, rules, opponent=opponent, seed=0)
     env.reset(seed=0)
     steps = 0
     start = time.perf_counter()

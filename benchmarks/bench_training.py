@@ -1,0 +1,222 @@
+"""MaskablePPO training throughput: the batched VecEnv against a DummyVecEnv of ``SixtySix-v0``.
+
+Both sides train the same ``MaskablePPO`` (the PPO baseline's settings: n_steps
+128, minibatch 512, 4 epochs, tanh MLP 256x256 for policy and value, CPU, 1 torch thread by
+default) against the same opponent (``--opponent``, random by default), one deal per episode:
+
+- batched: ``SixtySixSB3VecEnv(N)`` (``BatchedDeals`` underneath, the opponent played in the batch);
+- reference: ``DummyVecEnv`` of N ``gymnasium.make("SixtySix-v0", opponent=...)`` (masks
+  read through each env's own ``action_masks()``).
+
+To show where the time goes, every PPO iteration is split into the time inside the env
+(``step`` and the mask reads, measured by a thin ``VecEnvWrapper``), the rest of
+``collect_rollouts`` (policy forward pass, buffer), and ``train`` (the gradient epochs). A
+second figure times the env alone, stepped with uniformly random legal actions in the same
+loop shape, no network. The first iteration (torch warm-up) is not counted.
+
+    python benchmarks/bench_training.py             # ~3 minutes
+    python benchmarks/bench_training.py --quick     # ~1 minute
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+import numpy as np
+from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv, VecEnvWrapper
+
+
+class TimedVecEnv(VecEnvWrapper):
+    """Adds up the seconds spent inside the wrapped env: steps, resets and the mask reads."""
+
+    def __init__(self, venv: VecEnv) -> None:
+        super().__init__(venv)
+        self.seconds = 0.0
+
+    def reset(self) -> Any:
+        t = time.perf_counter()
+        obs = self.venv.reset()
+        self.seconds += time.perf_counter() - t
+        return obs
+
+    def step_async(self, actions: np.ndarray) -> None:
+        t = time.perf_counter()
+        self.venv.step_async(actions)
+        self.seconds += time.perf_counter() - t
+
+    def step_wait(self) -> Any:
+        t = time.perf_counter()
+        out = self.venv.step_wait()
+        self.seconds += time.perf_counter() - t
+        return out
+
+    def env_method(self, method_name: str, *method_args: Any, indices: Any = None, **method_kwargs: Any) -> list:
+        t = time.perf_counter()
+        out = self.venv.env_method(method_name, *method_args, indices=indices, **method_kwargs)
+        self.seconds += time.perf_counter() - t
+        return out
+
+
+def make_env(kind: str, n: int, rules: str, seed: int, opponent: str) -> VecEnv:
+    """N envs of one kind, the learner against ``opponent``, as an SB3 VecEnv."""
+    if kind == "batched":
+        from sixtysix_env.fast.sb3 import SixtySixSB3VecEnv
+
+        return SixtySixSB3VecEnv(num_envs=n, rules=rules, seed=seed, opponent=opponent)
+    import gymnasium
+
+    import sixtysix_env  # noqa: F401  (registers SixtySix-v0)
+
+    def factory() -> Any:
+        return gymnasium.make("SixtySix-v0", opponent=opponent, rules=rules)
+
+    venv = DummyVecEnv([factory] * n)
+    venv.seed(seed)
+    return venv
+
+
+@dataclass
+class Result:
+    kind: str
+    num_envs: int
+    samples: int
+    total: float
+    collect: float
+    env: float
+    train: float
+    env_alone_rate: float
+
+    @property
+    def rate(self) -> float:
+        return self.samples / self.total
+
+
+def env_alone_rate(kind: str, n: int, rules: str, samples: int, seed: int, opponent: str) -> float:
+    """Env steps per second with uniformly random legal actions drawn from the same mask reads
+    MaskablePPO makes (``env_method("action_masks")``), and no network."""
+    from sb3_contrib.common.maskable.utils import get_action_masks
+
+    env = make_env(kind, n, rules, seed, opponent)
+    rng = np.random.default_rng(seed)
+    env.reset()
+    steps = max(1, samples // n)
+    for _ in range(min(steps, 8)):  # warm-up
+        masks = get_action_masks(env)
+        env.step(np.argmax(rng.random(masks.shape) * masks, axis=1))
+    start = time.perf_counter()
+    for _ in range(steps):
+        masks = get_action_masks(env)
+        env.step(np.argmax(rng.random(masks.shape) * masks, axis=1))
+    rate = steps * n / (time.perf_counter() - start)
+    env.close()
+    return rate
+
+
+def ppo_run(kind: str, n: int, args: argparse.Namespace) -> Result:
+    """Train ``args.iterations + 1`` PPO iterations; time all but the first."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    torch.set_num_threads(args.threads)
+    times: dict[str, list[float]] = {"collect": [], "train": [], "env": []}
+
+    class TimedPPO(MaskablePPO):
+        """MaskablePPO that records how long each rollout and each update took."""
+
+        def collect_rollouts(self, env: Any, *a: Any, **k: Any) -> bool:
+            before = env.seconds
+            t = time.perf_counter()
+            ok = super().collect_rollouts(env, *a, **k)
+            times["collect"].append(time.perf_counter() - t)
+            times["env"].append(env.seconds - before)
+            return ok
+
+        def train(self) -> None:
+            t = time.perf_counter()
+            super().train()
+            times["train"].append(time.perf_counter() - t)
+
+    env = TimedVecEnv(make_env(kind, n, args.rules, args.seed, args.opponent))
+    arch = [args.hidden] * args.layers
+    model = TimedPPO(
+        "MlpPolicy",
+        env,
+        n_steps=args.n_steps,
+        batch_size=args.batch_size,
+        n_epochs=args.n_epochs,
+        gamma=1.0,
+        policy_kwargs={"net_arch": {"pi": arch, "vf": arch}, "activation_fn": torch.nn.Tanh},
+        seed=args.seed,
+        device="cpu",
+        verbose=0,
+    )
+    per_iter = n * args.n_steps
+    model.learn(per_iter * (args.iterations + 1))
+    env.close()
+    collect, train, in_env = (sum(times[k][1:]) for k in ("collect", "train", "env"))
+    samples = per_iter * (len(times["collect"]) - 1)
+    alone = env_alone_rate(kind, n, args.rules, samples, args.seed, args.opponent)
+    return Result(kind, n, samples, collect + train, collect, in_env, train, alone)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rules", default="standard", help="Sixty-Six preset")
+    parser.add_argument(
+        "--opponent", default="random", help="opponent on both sides (heuristic: once the batched env has it)"
+    )
+    parser.add_argument("--num-envs", type=int, nargs="+", default=[16, 256], help="envs stepped together")
+    parser.add_argument("--n-steps", type=int, default=128, help="PPO rollout steps per env")
+    parser.add_argument("--batch-size", type=int, default=512, help="PPO minibatch size")
+    parser.add_argument("--n-epochs", type=int, default=4, help="PPO epochs per rollout")
+    parser.add_argument("--hidden", type=int, default=256, help="units per hidden layer (policy and value)")
+    parser.add_argument("--layers", type=int, default=2, help="hidden layers (policy and value)")
+    parser.add_argument("--iterations", type=int, default=3, help="timed PPO iterations (after one warm-up)")
+    parser.add_argument("--threads", type=int, default=1, help="torch CPU threads")
+    parser.add_argument("--seed", type=int, default=0, help="seed of envs and networks")
+    parser.add_argument("--quick", action="store_true", help="16 envs, 2 timed iterations (about a minute)")
+    args = parser.parse_args()
+    if args.quick:
+        args.num_envs, args.iterations = [16], 2
+
+    t0 = time.perf_counter()
+    results = [ppo_run(kind, n, args) for n in args.num_envs for kind in ("batched", "dummy")]
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(
+        f"MaskablePPO against opponent={args.opponent}, {date.today()}, {os.cpu_count()} cores, "
+        f"load average {load:.1f} at the end; "
+        f"n_steps {args.n_steps}, minibatch {args.batch_size}, {args.n_epochs} epochs, "
+        f"MLP {args.layers}x{args.hidden} tanh, {args.threads} torch thread(s); "
+        f"{args.iterations} timed iterations per row; {time.perf_counter() - t0:.0f} s in all."
+    )
+    print()
+    print(
+        "| env | N | PPO samples/s | µs/sample: total | in env | policy forward + buffer | train "
+        "| env share | env alone, random legal (samples/s) |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    names = {"batched": "`SixtySixSB3VecEnv`", "dummy": "`DummyVecEnv` × `SixtySix-v0`"}
+    for r in results:
+        us = 1e6 / r.samples
+        print(
+            f"| {names[r.kind]} | {r.num_envs} | {r.rate:,.0f} | {r.total * us:.1f} | {r.env * us:.1f} | "
+            f"{(r.collect - r.env) * us:.1f} | {r.train * us:.1f} | {r.env / r.total:.1%} | {r.env_alone_rate:,.0f} |"
+        )
+    print()
+    for n in args.num_envs:
+        b, d = (next(r for r in results if r.kind == k and r.num_envs == n) for k in ("batched", "dummy"))
+        print(
+            f"N={n}: batched {b.rate / d.rate:.2f}x the DummyVecEnv's PPO samples/s; "
+            f"without the env at all PPO would reach {b.samples / (b.total - b.env):,.0f} samples/s "
+            f"(batched env {b.env / b.total:.1%} of the time, DummyVecEnv {d.env / d.total:.1%}); "
+            f"env alone: batched {b.env_alone_rate / d.env_alone_rate:.0f}x the DummyVecEnv."
+        )
+
+
+if __name__ == "__main__":
+    main()
