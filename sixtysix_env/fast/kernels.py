@@ -104,7 +104,7 @@ from .state import (
 )
 
 HEURISTIC_DIGEST = "eabecffb97579165"
-"""heuristic.source_digest() of the heuristic compiled into these kernels' numba cache: numba
+"""``heuristic.source_digest()`` of the heuristic compiled into these kernels' numba cache: numba
 checks only this file for changes, so a new heuristic must change this line (a test checks it)."""
 
 assert CHOICE_CODES["claiming"]["explicit"] == CLAIMING_EXPLICIT
