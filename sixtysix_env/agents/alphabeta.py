@@ -23,7 +23,7 @@ from ..actions import CLOSE, EXCHANGE, GO_OUT, MARRIAGE, PASS
 from ..cards import CARD_POINTS, NUM_CARDS
 from ..engine import FOLLOWER_WINS, GOAL, MARRIAGE_PAIR, Deal, Decision
 from ..infostate import InfoState
-from .heuristic import heuristic_info_action
+from .heuristic import heuristic_info_action, mask_points
 
 __all__ = ["AlphaBetaAgent", "solve", "solve_actions", "point_balance", "value_bound"]
 
@@ -105,18 +105,11 @@ def _ordered(d: Deal, mask: int) -> list[int]:
     return first
 
 
-_SUIT_POINTS = tuple(sum(CARD_POINTS[r] for r in range(6) if m >> r & 1) for m in range(64))
-
-
-def _mask_points(m: int) -> int:
-    return _SUIT_POINTS[m & 63] + _SUIT_POINTS[m >> 6 & 63] + _SUIT_POINTS[m >> 12 & 63] + _SUIT_POINTS[m >> 18 & 63]
-
-
 def _closer_cannot_make_it(d: Deal) -> bool:
     """After closing, a closer who cannot reach 66 even taking every card left (and declaring every
     marriage he holds) has failed: the value is known without search (RULES.md 2.9)."""
     c = d.closed_by
-    most = d.points[c] + d.pending[c] + _mask_points(d.hands[0] | d.hands[1])
+    most = d.points[c] + d.pending[c] + mask_points(d.hands[0] | d.hands[1])
     if d.lead_card >= 0:
         most += CARD_POINTS[d.lead_card]
     if d.rules.marriages_after_stock or d.just_closed:

@@ -54,6 +54,14 @@ _CHEAP_ORDER = tuple(sorted(range(NUM_CARDS), key=lambda c: (c % 6, c // 6)))
 _DEAR_ORDER = tuple(reversed(_CHEAP_ORDER))
 
 
+_SUIT_POINTS = tuple(sum(CARD_POINTS[r] for r in range(6) if m >> r & 1) for m in range(64))
+
+
+def mask_points(m: int) -> int:
+    """Card points of a card bitmask, by table (the search agents call this in hot loops)."""
+    return _SUIT_POINTS[m & 63] + _SUIT_POINTS[m >> 6 & 63] + _SUIT_POINTS[m >> 12 & 63] + _SUIT_POINTS[m >> 18 & 63]
+
+
 def _cheapest(mask: int) -> int:
     for c in _CHEAP_ORDER:
         if mask >> c & 1:
@@ -102,7 +110,7 @@ def _sure_points(hand: int, trump: int, outside: int, my_points: int, my_pending
     masters = _masters(hand & trumps, outside)
     if not outside & trumps:
         masters |= _masters(hand, outside)
-    sure = my_points + sum(CARD_POINTS[c] for c in range(NUM_CARDS) if masters >> c & 1)
+    sure = my_points + mask_points(masters)
     if masters or my_tricks:
         sure += my_pending
         if hand & MARRIAGE_PAIR[trump] == MARRIAGE_PAIR[trump]:

@@ -10,7 +10,9 @@ results): once the sampled deal's stock is closed or exhausted, alpha-beta solve
 a heuristic playout for both sides (``endgame="playout"``, about 0.1 ms), or by a heuristic
 playout until the stock closes or runs out and an exact solve from there (``endgame="solve"``,
 more accurate and several times slower). An action that closes the stock is always solved
-exactly. With no unseen cards the first sample is the true deal, so PIMC plays exact alpha-beta.
+exactly. With no unseen cards the first sample is the true deal, so PIMC plays exact alpha-beta;
+once the stock is closed only the opponent's hand matters, and when it has no more possible
+hands than the sample budget (at most 200), every one of them is solved: an exact average.
 
 Ties (common near the end, when every action wins) go to the heuristic's choice, then to the
 lowest action id, so the agent plays sensibly where the search is indifferent.
@@ -20,6 +22,9 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
+from itertools import combinations
+from math import comb
 
 from ..engine import Deal
 from ..infostate import InfoState
@@ -29,6 +34,7 @@ from .heuristic import heuristic_deal_action, heuristic_info_action, heuristic_p
 __all__ = ["PIMCAgent", "evaluate_actions"]
 
 _ENDGAMES = ("playout", "solve")
+_MAX_ENUMERATED = 200
 
 
 def _finish(deal: Deal, player: int, endgame: str) -> float:
@@ -56,6 +62,30 @@ def evaluate_actions(deal: Deal, legal: list[int], endgame: str = "playout") -> 
         child.apply(a)
         out.append(_finish(child, player, endgame))
     return out
+
+
+class _Arranged:
+    """A stand-in RNG whose ``shuffle`` puts given cards first: ``InfoState.sample`` then deals
+    exactly those cards to the opponent's unknown slots."""
+
+    def __init__(self, first: tuple[int, ...]) -> None:
+        self.first = first
+
+    def shuffle(self, pool: list[int]) -> None:
+        rest = [c for c in pool if c not in self.first]
+        pool[:] = [*self.first, *rest]
+
+
+def _closed_hands(info: InfoState, limit: int) -> list[tuple[int, ...]] | None:
+    """Every possible set of the opponent's unknown cards once the stock is closed (its order no
+    longer matters then), when there are at most ``limit`` of them; else None."""
+    if info.closed_by < 0:
+        return None
+    unseen = [c for c in range(24) if info.unseen >> c & 1]
+    k = info.opponent_hand_size - info.known_opponent.bit_count()
+    if comb(len(unseen), k) > limit:
+        return None
+    return list(combinations(unseen, k))
 
 
 class PIMCAgent:
@@ -86,8 +116,14 @@ class PIMCAgent:
             return solve(info.sample(rng))[1]
         deadline = time.perf_counter() + self.time_ms / 1000 if self.time_ms is not None else None
         totals = [0.0] * len(legal)
-        for _ in range(self.samples):
-            for i, v in enumerate(evaluate_actions(info.sample(rng), legal, self.endgame)):
+        hands = _closed_hands(info, min(self.samples, _MAX_ENUMERATED))
+        if hands is not None:
+            rng.shuffle(hands)  # a time budget then stops after a random subset
+            deals: Iterator[Deal] = (info.sample(_Arranged(h)) for h in hands)
+        else:
+            deals = (info.sample(rng) for _ in range(self.samples))
+        for deal in deals:
+            for i, v in enumerate(evaluate_actions(deal, legal, self.endgame)):
                 totals[i] += v
             if deadline is not None and time.perf_counter() >= deadline:
                 break
