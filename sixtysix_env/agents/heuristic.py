@@ -45,15 +45,20 @@ if TYPE_CHECKING:
     from ..engine import Deal
     from ..infostate import InfoState
 
-__all__ = ["HeuristicAgent", "heuristic_action", "heuristic_deal_action", "heuristic_playout"]
+__all__ = [
+    "HeuristicAgent",
+    "heuristic_action",
+    "heuristic_deal_action",
+    "heuristic_info_action",
+    "heuristic_playout",
+    "mask_points",
+]
 
 _CARDS = (1 << NUM_CARDS) - 1
 _HIGH_RANKS = (4, 5)  # ten, ace
 # Card ids in "cheapest first" order: by rank, then suit.
 _CHEAP_ORDER = tuple(sorted(range(NUM_CARDS), key=lambda c: (c % 6, c // 6)))
 _DEAR_ORDER = tuple(reversed(_CHEAP_ORDER))
-
-
 _SUIT_POINTS = tuple(sum(CARD_POINTS[r] for r in range(6) if m >> r & 1) for m in range(64))
 
 
