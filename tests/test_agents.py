@@ -180,6 +180,33 @@ def test_agents_ignore_hidden_cards(rules) -> None:
                 assert agent.act(info, random.Random(5)) == agent.act(other_info, random.Random(5)), repr(agent)
 
 
+def _closed_with_few_unknowns(d: Deal) -> bool:
+    if d.closed_by < 0 or d.decision not in (Decision.LEAD, Decision.FOLLOW) or len(d.legal_actions()) < 2:
+        return False
+    info = d.information_state(d.current)
+    return 0 < info.unseen.bit_count() <= 6
+
+
+def test_pimc_averages_every_opponent_hand_once_the_stock_is_closed() -> None:
+    """With few possible opponent hands PIMC solves them all: no sampling noise, so the seed does
+    not matter, and permuting the hidden cards changes nothing."""
+    rng = random.Random(1)
+    found = 0
+    for seed in range(60):
+        for d in _positions("standard", seed=seed, n=1, until=_closed_with_few_unknowns):
+            if not _closed_with_few_unknowns(d):
+                continue
+            found += 1
+            p = d.current
+            agent = PIMCAgent(samples=200)
+            choice = agent.act(d.information_state(p), random.Random(0))
+            assert agent.act(d.information_state(p), random.Random(1)) == choice
+            assert agent.act(InfoState.of(d.resample_hidden(p, rng), p), random.Random(2)) == choice
+        if found >= 4:
+            break
+    assert found >= 4
+
+
 # ------------------------------------------------------------------ the heuristic's rules
 def _heuristic(d: Deal) -> int:
     a = HeuristicAgent().act(d.information_state(d.current), random.Random(0))
