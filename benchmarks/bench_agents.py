@@ -68,8 +68,8 @@ def main() -> None:
             times.append(ms)
             phase[d.stock_open].append(ms)
         print(
-            f"| {spec.label} | {statistics.median(times):.2f} | {_pct(times, 0.9):.2f} | {statistics.fmean(times):.2f} "
-            f"| {max(times):.1f} | {statistics.median(phase[True]):.2f} | {statistics.median(phase[False]):.2f} |",
+            f"| {spec.label} | {statistics.median(times):.3f} | {_pct(times, 0.9):.3f} | {statistics.fmean(times):.3f} "
+            f"| {max(times):.1f} | {statistics.median(phase[True]):.3f} | {statistics.median(phase[False]):.3f} |",
             flush=True,
         )
 
