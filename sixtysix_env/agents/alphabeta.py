@@ -148,7 +148,7 @@ class _Search:
             d.apply(mask.bit_length() - 1)
             depth -= 1
         if d.closed_by >= 0 and _closer_cannot_make_it(d):
-            fail = 3 if d.rules.closer_fail == "always_3" or d.closed_opp_tricks == 0 else 2
+            fail = d._closer_fail_points()  # the engine's own scoring of a failed close
             return -fail if d.closed_by == self.player else fail
         key = (*_key(d), depth) if limited else _key(d)
         entry = self.tt.get(key)
