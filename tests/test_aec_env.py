@@ -147,10 +147,10 @@ def test_wrapped_env_ends_the_episode_on_an_illegal_action():
     ("kwargs", "fragment"),
     [
         ({"rules": "bridge"}, "unknown rules"),
-        ({"observation": "pixels"}, "vector, dict, history"),
+        ({"observation": "pixels"}, "'vector', 'dict', 'history'"),
         ({"reward": "money"}, "game_points, win_loss, shaped"),
-        ({"episode": "season"}, "'deal' or 'match'"),
-        ({"claiming": "maybe"}, "'auto' or 'explicit'"),
+        ({"episode": "season"}, "'deal', 'match'"),
+        ({"claiming": "maybe"}, "'auto', 'explicit'"),
         ({"render_mode": "rgb_array"}, "'ansi', 'human'"),
     ],
 )

@@ -106,10 +106,10 @@ def test_illegal_action_terminates_with_penalty_or_raises():
     ("kwargs", "fragment"),
     [
         ({"opponent": 42}, "agent name"),
-        ({"seat": 2}, "'random', 0 or 1"),
-        ({"observation": "image"}, "vector, dict, history"),
-        ({"illegal_action": "ignore"}, "'terminate' or 'raise'"),
-        ({"episode": "tournament"}, "'deal' or 'match'"),
+        ({"seat": 2}, "'random', 0, 1"),
+        ({"observation": "image"}, "'vector', 'dict', 'history'"),
+        ({"illegal_action": "ignore"}, "'terminate', 'raise'"),
+        ({"episode": "tournament"}, "'deal', 'match'"),
     ],
 )
 def test_bad_options(kwargs, fragment):

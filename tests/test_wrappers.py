@@ -92,7 +92,7 @@ def test_fused_wrapper_passes_the_api_test():
 
 
 def test_unknown_wrapper_is_rejected():
-    with pytest.raises(ValueError, match="'fused' or 'pettingzoo'"):
+    with pytest.raises(ValueError, match="'fused', 'pettingzoo'"):
         sixtysix_v0.env(wrapper="none")
 
 

@@ -23,6 +23,7 @@ from ..multiplayer.observers import TABLE_ENCODERS, table_observation_space
 from ..multiplayer.rewards import DEFAULT_SHAPING_SCALE, check_reward_scheme, table_step_rewards
 from ..multiplayer.table import TableDeal, TableTermination
 from ..multiplayer.view import TableView
+from .options import EPISODES, check_option
 
 __all__ = ["TableEnv", "wrap", "table_mask_array"]
 
@@ -68,12 +69,9 @@ class TableEnv(AECEnv[str, Any, int]):
         super().__init__()
         n = self.game.n_players
         self.rules = self.game._get_rules(rules)
-        if observation not in TABLE_ENCODERS:
-            raise ValueError(f"observation={observation!r} is not allowed: choose one of {', '.join(TABLE_ENCODERS)}")
-        if episode not in ("deal", "match"):
-            raise ValueError(f"episode={episode!r} is not allowed: choose 'deal' or 'match'")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode={render_mode!r} is not allowed: choose 'ansi', 'human' or None")
+        check_option("observation", observation, TABLE_ENCODERS)
+        check_option("episode", episode, EPISODES)
+        check_option("render_mode", render_mode, [*self.metadata["render_modes"], None])
         self.observation_name = observation
         self.reward_scheme = check_reward_scheme(reward)
         self.episode = episode

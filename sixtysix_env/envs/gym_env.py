@@ -42,7 +42,8 @@ from ..match import Match
 from ..observers import ENCODERS, observation_space
 from ..render import describe_outcome, render_deal
 from ..rewards import DEFAULT_SHAPING_SCALE, check_reward_scheme, step_rewards
-from ..rules import Rules, get_rules
+from ..rules import Rules
+from .options import EPISODES, check_option, rules_with_claiming
 from .sixtysix_v0 import _deal_from_options, mask_array
 
 __all__ = ["SixtySixEnv", "resolve_opponent"]
@@ -84,22 +85,12 @@ class SixtySixEnv(gym.Env[Any, int]):
         illegal_action: str = "terminate",
         illegal_reward: float | None = None,
     ) -> None:
-        r = get_rules(rules)
-        if claiming is not None:
-            if claiming not in ("auto", "explicit"):
-                raise ValueError(f"claiming={claiming!r} is not allowed: choose 'auto' or 'explicit'")
-            r = r.replace(claiming=claiming)
-        if observation not in ENCODERS:
-            raise ValueError(f"observation={observation!r} is not allowed: choose one of {', '.join(ENCODERS)}")
-        if episode not in ("deal", "match"):
-            raise ValueError(f"episode={episode!r} is not allowed: choose 'deal' or 'match'")
-        if seat not in ("random", 0, 1):
-            raise ValueError(f"seat={seat!r} is not allowed: choose 'random', 0 or 1")
-        if illegal_action not in ("terminate", "raise"):
-            raise ValueError(f"illegal_action={illegal_action!r} is not allowed: choose 'terminate' or 'raise'")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode={render_mode!r} is not allowed: choose 'ansi', 'human' or None")
-        self.rules = r
+        self.rules = rules_with_claiming(rules, claiming)
+        check_option("observation", observation, ENCODERS)
+        check_option("episode", episode, EPISODES)
+        check_option("seat", seat, ("random", 0, 1))
+        check_option("illegal_action", illegal_action, ("terminate", "raise"))
+        check_option("render_mode", render_mode, [*self.metadata["render_modes"], None])
         self.reward_scheme = check_reward_scheme(reward)
         self.episode = episode
         self.seat_option = seat

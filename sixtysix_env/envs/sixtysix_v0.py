@@ -67,7 +67,8 @@ from ..match import Match
 from ..observers import ENCODERS, VECTOR_SIZE, encode_vector, observation_space
 from ..render import describe_outcome, render_deal
 from ..rewards import DEFAULT_SHAPING_SCALE, check_reward_scheme, step_rewards
-from ..rules import Rules, get_rules
+from ..rules import Rules
+from .options import EPISODES, check_option, rules_with_claiming
 from .wrappers import ClassicWrapper
 
 __all__ = ["env", "raw_env", "STATE_SIZE", "mask_array"]
@@ -99,8 +100,7 @@ def env(illegal_reward: float | None = None, wrapper: str = "fused", **kwargs: A
         illegal_reward = -1.0 if e.reward_scheme == "win_loss" else -3.0
     if wrapper == "fused":
         return ClassicWrapper(e, illegal_reward=illegal_reward)
-    if wrapper != "pettingzoo":
-        raise ValueError(f"wrapper={wrapper!r} is not allowed: choose 'fused' or 'pettingzoo'")
+    check_option("wrapper", wrapper, ("fused", "pettingzoo"))
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     return wrappers.OrderEnforcingWrapper(e)
@@ -125,18 +125,10 @@ class raw_env(AECEnv[str, Any, int]):
         shaping_scale: float = DEFAULT_SHAPING_SCALE,
     ) -> None:
         super().__init__()
-        r = get_rules(rules)
-        if claiming is not None:
-            if claiming not in ("auto", "explicit"):
-                raise ValueError(f"claiming={claiming!r} is not allowed: choose 'auto' or 'explicit'")
-            r = r.replace(claiming=claiming)
-        if observation not in ENCODERS:
-            raise ValueError(f"observation={observation!r} is not allowed: choose one of {', '.join(ENCODERS)}")
-        if episode not in ("deal", "match"):
-            raise ValueError(f"episode={episode!r} is not allowed: choose 'deal' or 'match'")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode={render_mode!r} is not allowed: choose 'ansi', 'human' or None")
-        self.rules = r
+        self.rules = rules_with_claiming(rules, claiming)
+        check_option("observation", observation, ENCODERS)
+        check_option("episode", episode, EPISODES)
+        check_option("render_mode", render_mode, [*self.metadata["render_modes"], None])
         self.observation_name = observation
         self.reward_scheme = check_reward_scheme(reward)
         self.episode = episode
