@@ -35,9 +35,10 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ..actions import NUM_ACTIONS
+from ..envs.options import check_option, rules_with_claiming
 from ..observers import observation_space
 from ..rewards import DEFAULT_SHAPING_SCALE
-from ..rules import Rules, get_rules
+from ..rules import Rules
 from .batch import OPPONENTS, BatchedDeals
 
 __all__ = ["SixtySixVectorEnv", "OPPONENTS"]
@@ -71,8 +72,9 @@ class SixtySixVectorEnv(VectorEnv):
                 f"opponent={opponent!r} is not available in the vector env: choose one of "
                 f"{', '.join(map(repr, OPPONENTS))} (played inside the batch); {_SYNC_HINT}"
             )
-        if seat not in ("random", 0, 1) or isinstance(seat, bool):
-            raise ValueError(f"seat={seat!r} is not allowed: choose 'random', 0 or 1")
+        if isinstance(seat, bool):
+            raise ValueError(f"seat={seat!r} is not allowed: choose one of 'random', 0, 1")
+        check_option("seat", seat, ("random", 0, 1))
         if observation != "vector":
             raise ValueError(
                 f"observation={observation!r} is not supported by the vector env: only 'vector' "
@@ -85,11 +87,7 @@ class SixtySixVectorEnv(VectorEnv):
             )
         if render_mode is not None:
             raise ValueError(f"render_mode={render_mode!r} is not supported by the vector env: only None")
-        r = get_rules(rules)
-        if claiming is not None:
-            if claiming not in ("auto", "explicit"):
-                raise ValueError(f"claiming={claiming!r} is not allowed: choose 'auto' or 'explicit'")
-            r = r.replace(claiming=claiming)
+        r = rules_with_claiming(rules, claiming)
         self.opponent = opponent
         self.seat_option = seat
         self.render_mode = None
