@@ -648,10 +648,14 @@ class Deal:
         """(opponent cards ``player`` cannot place, face-down stock cards he cannot place) as masks."""
         o = 1 - player
         opp_hidden = self.hands[o] & ~self.known[o]
-        stock_hidden = 0
-        for c in self.stock[1:]:
-            stock_hidden |= 1 << c
-        return opp_hidden, stock_hidden
+        stock = self.stock
+        if not stock:
+            return opp_hidden, 0
+        # Every card is in a hand, a trick pile, on the table or in the stock: the stock is the rest.
+        placed = self.hands[0] | self.hands[1] | self.won_cards[0] | self.won_cards[1] | (1 << stock[0])
+        if self.lead_card >= 0:
+            placed |= 1 << self.lead_card
+        return opp_hidden, self.rules.deck_mask & ~placed
 
     def resample_hidden(self, player: int, rng: RandomSource) -> Deal:
         """A copy where the cards ``player`` cannot see are dealt again at random among the places

@@ -14,6 +14,7 @@ Encoders see only an ``InfoState``, which holds no hidden card, so they cannot l
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable
 from typing import Any
 
@@ -113,6 +114,12 @@ EVENT_SIZE = 2 + NUM_ACTIONS
 """Per event: [by me, by opponent, one-hot action id]."""
 
 _BYTES = (BINARY_SIZE + 7) // 8
+# float32 bytes of the 8 bits of each byte value, least significant first: the packed binary
+# parts become float32 bytes by table lookup, and numpy reads them in one call.
+_BYTE_FLOATS = [
+    np.unpackbits(np.array([b], dtype=np.uint8), bitorder="little").astype("<f4").tobytes() for b in range(256)
+]
+_FLOATS = struct.Struct(f"<{VECTOR_SIZE - BINARY_SIZE}f")
 _L = {name: part.start for name, part in VECTOR_LAYOUT.items()}
 _DECISION_BIT = {d: _L["decision"] + int(d) for d in Decision}
 
@@ -160,12 +167,10 @@ def encode_vector(s: InfoState) -> np.ndarray:
     """The flat float32 observation (``VECTOR_SIZE`` long); ``VECTOR_LAYOUT`` names its slices."""
     r = s.rules
     me, opp = s.player, s.opponent
-    raw = np.frombuffer(_binary_bits(s).to_bytes(_BYTES, "little"), dtype=np.uint8)
-    out = np.empty(VECTOR_SIZE, dtype=np.float32)
-    out[:BINARY_SIZE] = np.unpackbits(raw, bitorder="little")[:BINARY_SIZE]
+    binary = b"".join([_BYTE_FLOATS[b] for b in _binary_bits(s).to_bytes(_BYTES, "little")])
     hand_size = r.hand_size
     target = r.match_target
-    out[BINARY_SIZE:] = (
+    floats = _FLOATS.pack(
         s.stock_size / r.stock_size,
         s.points[me] / 66.0,
         s.points[opp] / 66.0,
@@ -177,7 +182,7 @@ def encode_vector(s: InfoState) -> np.ndarray:
         s.scores[opp] / target,
         s.trick_count / 12.0,
     )
-    return out
+    return np.frombuffer(binary[: 4 * BINARY_SIZE] + floats, dtype=np.float32).copy()
 
 
 def decode_vector(vector: np.ndarray) -> dict[str, np.ndarray]:
