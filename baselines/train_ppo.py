@@ -113,11 +113,12 @@ def parse_args(argv: Sequence[str] | None = None) -> Options:
     )
     for f in dataclasses.fields(Options):
         flag = "--" + f.name.replace("_", "-")
+        text = f.metadata["help"].replace("%", "%%")  # argparse formats help strings with %
         if f.type in ("bool", bool):
-            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=f.default, help=f.metadata["help"])
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=f.default, help=text)
         else:
             kind = {"int": int, "float": float, "str": str}[str(f.type)]
-            parser.add_argument(flag, type=kind, default=f.default, help=f.metadata["help"])
+            parser.add_argument(flag, type=kind, default=f.default, help=text)
     return Options(**vars(parser.parse_args(argv)))
 
 

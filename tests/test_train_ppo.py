@@ -96,6 +96,8 @@ def test_options_parse_and_print_the_command():
     line = train.command_line(opts)
     assert line.startswith("python baselines/train_ppo.py") and "--no-arena" in line
     assert train.command_line(train.parse_args([])) == "python baselines/train_ppo.py"
+    with pytest.raises(SystemExit):
+        train.parse_args(["--help"])
 
 
 @pytest.mark.skipif(not DEFAULT_MODEL.exists(), reason="the shipped model is not trained yet")
