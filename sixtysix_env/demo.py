@@ -1,7 +1,7 @@
 """Watch a match: two built-in players through the PettingZoo environment, deals rendered.
 
-python -m sixtysix_env.demo                      # random vs random, standard rules
-python -m sixtysix_env.demo --agents pimc,heuristic --rules santase --all-deals
+python -m sixtysix_env.demo                      # the shipped PPO agent against PIMC search
+python -m sixtysix_env.demo --agents heuristic,random --rules santase --all-deals
 """
 
 from __future__ import annotations
@@ -20,7 +20,9 @@ from .rules import PRESETS
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--agents", default="random,random", help="two agent names, for player_0 and player_1")
+    parser.add_argument(
+        "--agents", default="ppo,pimc", help="two agent names, for player_0 and player_1 (ppo needs the train extra)"
+    )
     parser.add_argument("--rules", default="standard", choices=list(PRESETS), help="rules preset")
     parser.add_argument("--seed", type=int, default=0, help="seed for the deals and the players")
     parser.add_argument(
@@ -37,8 +39,7 @@ def main(argv: list[str] | None = None) -> None:
     env.reset(seed=args.seed)
     raw = env.unwrapped
     rng = random.Random(args.seed)
-    think = [0.0, 0.0]
-    decisions = [0, 0]
+    think: list[list[float]] = [[], []]
     deal_no = 1
     start = time.perf_counter()
     print(f"Match to {raw.rules.match_target} game points, {raw.rules.name} rules: {labels[0]} vs {labels[1]}\n")
@@ -52,8 +53,7 @@ def main(argv: list[str] | None = None) -> None:
         deal = raw.deal
         t0 = time.perf_counter()
         action = players[p].act(InfoState.of(deal, p), rng)
-        think[p] += time.perf_counter() - t0
-        decisions[p] += 1
+        think[p].append(time.perf_counter() - t0)
         env.step(action)
         show = args.all_deals or deal_no == 1
         if show:
@@ -73,8 +73,10 @@ def main(argv: list[str] | None = None) -> None:
     elapsed = time.perf_counter() - start
     print(f"\n{labels[match.winner]} wins the match {match.scores[0]}-{match.scores[1]} in {deal_no - 1} deals.")
     for p in (0, 1):
-        per = 1000 * think[p] / max(decisions[p], 1)
-        print(f"  {labels[p]}: {decisions[p]} decisions, {per:.2f} ms per decision")
+        times = sorted(think[p]) or [0.0]
+        median = 1000 * times[len(times) // 2]
+        first = 1000 * think[p][0] if think[p] else 0.0
+        print(f"  {labels[p]}: {len(think[p])} decisions, median {median:.2f} ms (first, with loading: {first:.0f} ms)")
     print(f"  wall time {elapsed * 1000:.1f} ms")
 
 
