@@ -29,6 +29,9 @@ __all__ = ["DEFAULT_MODEL", "PPOAgent", "load_model"]
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "ppo_standard.zip"
 """The model shipped with the package (trained on the ``standard`` rules)."""
 
+_POLICIES: dict[str, Any] = {}
+"""Loaded policies by model path: inference only, so one copy per process serves every agent."""
+
 _INSTALL_HINT = (
     "the ppo agent needs torch, stable-baselines3 and sb3-contrib: install the 'train' extra, "
     "pip install torch==2.13.0 (a CPU build) then pip install 'sixtysix-env[train]'"
@@ -71,9 +74,13 @@ class PPOAgent:
 
     @property
     def policy(self) -> Any:
-        """The torch policy, loaded on first use."""
+        """The torch policy, loaded on first use and shared by every agent of this process with the
+        same path (arena workers unpickle a fresh agent per block of deals)."""
         if self._policy is None:
-            self._policy = load_model(self.path).policy
+            key = str(self.path)
+            if key not in _POLICIES:
+                _POLICIES[key] = load_model(self.path).policy
+            self._policy = _POLICIES[key]
         return self._policy
 
     def action_probabilities(self, info: InfoState) -> np.ndarray:
