@@ -23,6 +23,7 @@ from ..actions import CLOSE, EXCHANGE, GO_OUT, MARRIAGE, PASS
 from ..cards import CARD_POINTS, NUM_CARDS
 from ..engine import FOLLOWER_WINS, GOAL, MARRIAGE_PAIR, Deal, Decision
 from ..infostate import InfoState
+from .base import only_choice
 from .heuristic import heuristic_info_action, mask_points
 
 __all__ = ["AlphaBetaAgent", "solve", "solve_actions", "point_balance", "value_bound"]
@@ -258,10 +259,9 @@ class AlphaBetaAgent:
 
     def act(self, info: InfoState, rng: random.Random) -> int:
         legal = info.legal_actions()
-        if len(legal) <= 1:
-            if not legal:
-                raise ValueError(f"no legal action: the deal is over or it is not player {info.player}'s turn")
-            return legal[0]
+        forced = only_choice(info, legal)
+        if forced is not None:
+            return forced
         if info.unseen:
             return heuristic_info_action(info)
         return solve(info.sample(rng))[1]

@@ -11,7 +11,7 @@ from typing import Protocol, runtime_checkable
 
 from ..infostate import InfoState
 
-__all__ = ["Agent"]
+__all__ = ["Agent", "only_choice"]
 
 
 @runtime_checkable
@@ -23,3 +23,13 @@ class Agent(Protocol):
     def act(self, info: InfoState, rng: random.Random) -> int:
         """Return one action from ``info.legal_actions()`` (``info`` is the acting player's view)."""
         ...
+
+
+def only_choice(info: InfoState, legal: list[int]) -> int | None:
+    """The action when there is nothing to decide (one legal action), else None; searching agents
+    skip their search then. Raises when there is no legal action at all."""
+    if len(legal) > 1:
+        return None
+    if not legal:
+        raise ValueError(f"no legal action: the deal is over or it is not player {info.player}'s turn")
+    return legal[0]

@@ -36,6 +36,7 @@ import time
 from ..actions import actions_of
 from ..infostate import InfoState
 from .alphabeta import solve
+from .base import only_choice
 from .heuristic import heuristic_playout
 
 __all__ = ["ISMCTSAgent"]
@@ -72,10 +73,9 @@ class ISMCTSAgent:
 
     def act(self, info: InfoState, rng: random.Random) -> int:
         legal = info.legal_actions()
-        if len(legal) <= 1:
-            if not legal:
-                raise ValueError(f"no legal action: the deal is over or it is not player {info.player}'s turn")
-            return legal[0]
+        forced = only_choice(info, legal)
+        if forced is not None:
+            return forced
         if info.unseen == 0:
             return solve(info.sample(rng))[1]
         scale = float(max(3, info.rules.closed_schwarz_points))

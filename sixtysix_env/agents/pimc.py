@@ -35,6 +35,7 @@ from math import comb
 from ..engine import Deal
 from ..infostate import InfoState
 from .alphabeta import solve, solve_actions
+from .base import only_choice
 from .heuristic import heuristic_deal_action, heuristic_info_action, heuristic_playout
 
 __all__ = ["PIMCAgent", "evaluate_actions"]
@@ -114,10 +115,9 @@ class PIMCAgent:
 
     def act(self, info: InfoState, rng: random.Random) -> int:
         legal = info.legal_actions()
-        if len(legal) <= 1:
-            if not legal:
-                raise ValueError(f"no legal action: the deal is over or it is not player {info.player}'s turn")
-            return legal[0]
+        forced = only_choice(info, legal)
+        if forced is not None:
+            return forced
         if info.unseen == 0:  # every card placed: the one "sample" is the deal itself
             return solve(info.sample(rng))[1]
         deadline = time.perf_counter() + self.time_ms / 1000 if self.time_ms is not None else None
