@@ -172,3 +172,11 @@ def test_ansi_render_shows_suit_symbols():
     env.reset(seed=0, options={"deal": ARRANGEMENT})
     text = env.render()
     assert "trump K♣" in text and "player_1 to lead" in text and "10♣" in text
+
+
+def test_human_render_prints_every_step(capsys):
+    env = sixtysix_v0.env(render_mode="human")
+    env.reset(seed=0, options={"deal": ARRANGEMENT})
+    env.step(parse_cards("JD")[0])
+    out = capsys.readouterr().out
+    assert "player_1: play J♦" in out and "on the table: J♦" in out

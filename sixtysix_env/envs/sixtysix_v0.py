@@ -207,6 +207,8 @@ class raw_env(AECEnv[str, Any, int]):
         self._accumulate_rewards()
         if not self.terminations[agent]:
             self.agent_selection = AGENTS[self.deal.current_player]
+        if self.render_mode == "human":  # PettingZoo's convention: human mode shows every step
+            self.render()
 
     def observe(self, agent: str) -> dict[str, Any]:
         deal = self.deal
