@@ -43,7 +43,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_batched import batched_rate, reference_rate, vector_env_rate
+from bench_batched import batched_rate, vector_env_rate
 from bench_env import aec_rate, engine_rate
 
 Rate = Callable[[float], float]
@@ -191,7 +191,9 @@ def build_rows(args: argparse.Namespace, skipped: list[str]) -> list[Row]:
     """The rows to time, set up (compiled, warmed up); a missing library adds a note to ``skipped``."""
     rules: str = args.rules
     rows = [
-        Row("sixtysix reference engine (`Deal`, obs + legal actions)", 1, lambda s: reference_rate(rules, s)),
+        Row(
+            "sixtysix reference engine (`Deal`, obs + legal actions)", 1, lambda s: engine_rate(s, rules, observe=True)
+        ),
         Row("sixtysix reference engine, actions only (no obs)", 1, lambda s: engine_rate(s, rules)),
     ]
     from sixtysix_env import sixtysix_v0

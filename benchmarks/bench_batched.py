@@ -16,32 +16,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import subprocess
 import sys
 import tempfile
 import time
 
-from sixtysix_env import Deal
+from bench_env import engine_rate
+
 from sixtysix_env.fast import BatchedDeals
-from sixtysix_env.infostate import InfoState
-from sixtysix_env.observers import encode_vector
-
-
-def reference_rate(rules: str, seconds: float) -> float:
-    """Random legal play with the reference ``Deal``, observation and mask for every decision."""
-    rng = random.Random(0)
-    n = 0
-    start = time.perf_counter()
-    end = start + seconds
-    while time.perf_counter() < end:
-        deal = Deal.new(rules, rng, dealer=n & 1)
-        while deal.outcome is None:
-            encode_vector(InfoState.of(deal, deal.current_player))
-            legal = deal.legal_actions()
-            deal.apply(legal[rng.randrange(len(legal))])
-            n += 1
-    return n / (time.perf_counter() - start)
 
 
 def batched_rate(rules: str, n: int, parallel: bool | None, seconds: float, fused: bool = True) -> float:
@@ -119,7 +101,7 @@ def main() -> None:
     args = parser.parse_args()
 
     modes = {"serial": [False], "parallel": [True], "both": [False, True]}[args.threads]
-    ref = max(reference_rate(args.rules, args.seconds) for _ in range(args.repeats))
+    ref = max(engine_rate(args.seconds, args.rules, observe=True) for _ in range(args.repeats))
     print(f"rules: {args.rules}; cores: {os.cpu_count()}; best of {args.repeats} x {args.seconds:.1f} s\n")
     print("| engine | batch size | threads | decisions/s | ns/decision | vs reference |")
     print("|---|---:|---|---:|---:|---:|")

@@ -18,11 +18,13 @@ from collections.abc import Callable
 
 import numpy as np
 
-from sixtysix_env import Deal, sixtysix_v0
+from sixtysix_env import Deal, InfoState, sixtysix_v0
+from sixtysix_env.observers import encode_vector
 
 
-def engine_rate(seconds: float, rules: str = "standard") -> float:
-    """The bare engine: new deals, legal actions, a random choice, apply."""
+def engine_rate(seconds: float, rules: str = "standard", observe: bool = False) -> float:
+    """The bare engine: new deals, legal actions, a random choice, apply; with ``observe`` also the
+    vector observation of the player to act (what a learner needs at every decision)."""
     rng = random.Random(0)
     n = 0
     start = time.perf_counter()
@@ -30,6 +32,8 @@ def engine_rate(seconds: float, rules: str = "standard") -> float:
     while time.perf_counter() < end:
         deal = Deal.new(rules, rng, dealer=n & 1)
         while deal.outcome is None:
+            if observe:
+                encode_vector(InfoState.of(deal, deal.current_player))
             deal.apply(rng.choice(deal.legal_actions()))
             n += 1
     return n / (time.perf_counter() - start)
