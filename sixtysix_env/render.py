@@ -6,12 +6,13 @@ from .actions import action_label
 from .cards import card_symbol, cards_of
 from .engine import Deal, Termination
 
-__all__ = ["render_deal", "describe_outcome"]
+__all__ = ["render_deal", "describe_outcome", "hand_text"]
 
 _SUIT_ORDER = (2, 1, 3, 0)  # hearts, spades, diamonds, clubs: alternating colours read well
 
 
-def _hand(mask: int, trump: int) -> str:
+def hand_text(mask: int, trump: int) -> str:
+    """A hand as a player holds it: trumps first, then suits in alternating colours, high to low."""
     cards = sorted(cards_of(mask), key=lambda c: (c // 6 != trump, _SUIT_ORDER.index(c // 6), -c))
     return " ".join(card_symbol(c) for c in cards) or "-"
 
@@ -54,7 +55,7 @@ def render_deal(deal: Deal, names: tuple[str, str] = ("player_0", "player_1"), l
     for p in (0, 1):
         extra = f" (+{deal.pending[p]} pending)" if deal.pending[p] else ""
         lines.append(
-            f"  {names[p]:>10}: {_hand(deal.hands[p], trump):<28} points {deal.points[p]:>3}{extra}, "
+            f"  {names[p]:>10}: {hand_text(deal.hands[p], trump):<28} points {deal.points[p]:>3}{extra}, "
             f"tricks {deal.tricks[p]}"
         )
     if deal.lead_card >= 0:

@@ -16,18 +16,17 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..cards import card_symbol, cards_of
+from ..cards import card_symbol
 from ..multiplayer.actions import NUM_TABLE_ACTIONS, table_action_label
 from ..multiplayer.match import TableMatch
 from ..multiplayer.observers import TABLE_ENCODERS, table_observation_space
 from ..multiplayer.rewards import DEFAULT_SHAPING_SCALE, check_reward_scheme, table_step_rewards
 from ..multiplayer.table import TableDeal, TableTermination
 from ..multiplayer.view import TableView
+from ..render import hand_text
 from .options import EPISODES, check_option
 
 __all__ = ["TableEnv", "wrap", "table_mask_array"]
-
-_SUIT_ORDER = (2, 1, 3, 0)
 
 
 def table_mask_array(mask: int) -> np.ndarray:
@@ -183,11 +182,6 @@ class TableEnv(AECEnv[str, Any, int]):
         pass
 
 
-def _hand(mask: int, trump: int) -> str:
-    cards = sorted(cards_of(mask), key=lambda c: (c // 6 != trump, _SUIT_ORDER.index(c // 6), -c))
-    return " ".join(card_symbol(c) for c in cards) or "-"
-
-
 def render_table(deal: TableDeal, names: list[str], last: str | None = None) -> str:
     """A spectator's text (every hand face up): trump, hands, the trick, points and the result."""
     trump = "not chosen yet" if deal.trump < 0 else "♣♠♥♦"[deal.trump]
@@ -198,7 +192,7 @@ def render_table(deal: TableDeal, names: list[str], last: str | None = None) -> 
         side = deal.side_of(p)
         label = f"team {side}" if deal.n_sides == 2 else "points"
         lines.append(
-            f"  {names[p]:>9}: {_hand(deal.hands[p], deal.trump):<34} {label} {deal.points[side]:>3}, "
+            f"  {names[p]:>9}: {hand_text(deal.hands[p], deal.trump):<34} {label} {deal.points[side]:>3}, "
             f"tricks {deal.tricks_won[p]}"
         )
     if deal.trick:
