@@ -159,6 +159,8 @@ class TableEnv(AECEnv[str, Any, int]):
         self._accumulate_rewards()
         if not self.terminations[agent]:
             self.agent_selection = self.possible_agents[self.deal.current_player]
+        if self.render_mode == "human":  # PettingZoo's convention, as in sixtysix_v0
+            self.render()
 
     def observe(self, agent: str) -> dict[str, Any]:
         deal = self.deal
