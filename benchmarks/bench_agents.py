@@ -19,7 +19,7 @@ import time
 from sixtysix_env import Deal
 from sixtysix_env.agents import make_agent
 from sixtysix_env.agents.heuristic import heuristic_deal_action
-from sixtysix_env.arena import parse_agent_spec
+from sixtysix_env.agents.spec import parse_agent_spec
 
 DEFAULT_AGENTS = "random,heuristic,alphabeta,pimc,pimc:endgame=solve:samples=10,ismcts"
 

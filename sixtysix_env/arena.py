@@ -50,7 +50,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .agents import Agent, agent_names, make_agent
+from .agents import Agent, agent_names
+from .agents.spec import AgentSpec, parse_agent_spec
 from .engine import Deal
 from .rules import PRESETS, Rules, get_rules
 
@@ -163,50 +164,6 @@ def bradley_terry_elo(
     elo = [400 * math.log10(s) for s in strength]
     shift = anchor_value - elo[idx[anchor]] if anchor is not None else mean_value - sum(elo) / k
     return {n: elo[i] + shift for i, n in enumerate(names)}
-
-
-# ---------------------------------------------------------------------------- agents
-@dataclass(frozen=True)
-class AgentSpec:
-    """An agent as given on the command line: ``label`` is the text, ``name`` the registry key."""
-
-    label: str
-    name: str
-    options: tuple[tuple[str, Any], ...] = ()
-
-    def make(self) -> Agent:
-        return make_agent(self.name, **dict(self.options))
-
-
-def _option_value(text: str) -> Any:
-    low = text.lower()
-    if low in ("none", "null"):
-        return None
-    if low in ("true", "false"):
-        return low == "true"
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
-
-
-def parse_agent_spec(spec: str) -> AgentSpec:
-    """``"pimc:samples=40:endgame=solve"`` -> AgentSpec('pimc:samples=40:endgame=solve', 'pimc', ...)."""
-    parts = spec.strip().split(":")
-    name = parts[0]
-    if name not in agent_names():
-        raise ValueError(f"unknown agent {name!r} in {spec!r}: choose one of {', '.join(agent_names())}")
-    options = []
-    for p in parts[1:]:
-        key, sep, value = p.partition("=")
-        if not sep or not key:
-            raise ValueError(f"bad agent option {p!r} in {spec!r}: write name:key=value[:key=value]")
-        options.append((key.strip(), _option_value(value.strip())))
-    out = AgentSpec(spec.strip(), name, tuple(options))
-    out.make()  # fail now, in the parent, on bad options
-    return out
 
 
 # ---------------------------------------------------------------------------- playing

@@ -1,0 +1,143 @@
+"""Agents named by text, as command lines take them: a registered name with options, or a user's class.
+
+Forms (options are ``key=value`` parts after a colon, values read as int, float, bool or text):
+
+- ``pimc``, ``pimc:samples=40:endgame=solve`` -- a name of the registry (:func:`make_agent`);
+- ``mybot.py:MyBot``, ``bots/mybot.py:MyBot:depth=3`` -- a class (or factory) in a Python file;
+- ``mypackage.bots:MyBot`` -- a class in an importable module.
+
+An :class:`AgentSpec` holds only text, so it pickles: a worker process started with ``spawn``
+rebuilds the agent from the file or module itself, without the parent's registrations.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import inspect
+import math
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import agent_names, make_agent
+from .base import Agent
+
+__all__ = ["AgentSpec", "load_attribute", "parse_agent_spec"]
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """An agent as given on the command line: ``label`` is the text; ``name`` a registry key, or
+    ``source`` (a ``.py`` path or module) and ``attribute`` for a user's class."""
+
+    label: str
+    name: str
+    options: tuple[tuple[str, Any], ...] = ()
+    source: str = ""
+    attribute: str = ""
+
+    def make(self) -> Agent:
+        if not self.source:
+            return make_agent(self.name, **dict(self.options))
+        factory = load_attribute(self.source, self.attribute)
+        try:
+            inspect.signature(factory).bind(**dict(self.options))
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"bad options for agent {self.label!r}: {e}") from None
+        agent = factory(**dict(self.options))
+        if not callable(getattr(agent, "act", None)):
+            raise ValueError(f"{self.label!r} built {agent!r}, which has no act(info, rng) method")
+        if not isinstance(getattr(agent, "name", None), str):
+            try:
+                agent.name = self.attribute
+            except AttributeError:
+                pass
+        return agent
+
+
+def load_attribute(source: str, attribute: str) -> Any:
+    """``attribute`` of a Python file (``source`` ends in ``.py``) or of an importable module."""
+    if source.endswith(".py"):
+        path = Path(source).expanduser().resolve()
+        if not path.is_file():
+            raise ValueError(f"bot file {source!r} not found (looked for {path})")
+        key = "sixtysix_user_" + hashlib.sha1(str(path).encode()).hexdigest()[:12]
+        module = sys.modules.get(key)
+        if module is None:
+            spec = importlib.util.spec_from_file_location(key, path)
+            if spec is None or spec.loader is None:
+                raise ValueError(f"cannot import {source!r} as a Python file")
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[key] = module
+            try:
+                spec.loader.exec_module(module)
+            except BaseException as e:
+                del sys.modules[key]
+                raise ValueError(f"importing {source!r} failed: {type(e).__name__}: {e}") from e
+    else:
+        try:
+            module = importlib.import_module(source)
+        except ImportError as e:
+            raise ValueError(f"cannot import module {source!r}: {e}") from e
+    try:
+        return getattr(module, attribute)
+    except AttributeError:
+        public = sorted(n for n in vars(module) if not n.startswith("_") and inspect.isclass(getattr(module, n)))
+        raise ValueError(f"{source!r} has no {attribute!r}; its classes: {', '.join(public) or 'none'}") from None
+
+
+def _option_value(text: str) -> Any:
+    low = text.lower()
+    if low in ("none", "null"):
+        return None
+    if low in ("true", "false"):
+        return low == "true"
+    for kind in (int, float):
+        try:
+            value = kind(text)
+        except ValueError:
+            continue
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError(f"option value {text!r} is not a finite number")
+        return value
+    return text
+
+
+def _is_source(part: str) -> bool:
+    return part.endswith(".py") or "/" in part or "\\" in part or "." in part
+
+
+def parse_agent_spec(spec: str) -> AgentSpec:
+    """``"pimc:samples=40"``, ``"mybot.py:MyBot"`` or ``"pkg.mod:Bot:depth=2"`` -> an AgentSpec.
+
+    The agent is built once here, so a bad name, file, class or option fails before any game."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"agent spec must be a non-empty string, got {spec!r}")
+    text = spec.strip()
+    parts = text.split(":")
+    # a Windows drive letter ("C:\\bots\\b.py:Bot") is part of the path
+    if len(parts) > 2 and len(parts[0]) == 1 and parts[1].startswith(("\\", "/")):
+        parts = [parts[0] + ":" + parts[1], *parts[2:]]
+    head, rest = parts[0], parts[1:]
+    source = attribute = ""
+    if head not in agent_names():
+        if not _is_source(head):
+            raise ValueError(
+                f"unknown agent {head!r} in {spec!r}: choose one of {', '.join(agent_names())}, "
+                "or name your own class as file.py:Class or package.module:Class"
+            )
+        if not rest or "=" in rest[0] or not rest[0].isidentifier():
+            raise ValueError(f"agent spec {spec!r} names a file or module: write {head}:ClassName[:key=value]")
+        source, attribute, rest = head, rest[0], rest[1:]
+    options = []
+    for p in rest:
+        key, sep, value = p.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"bad agent option {p!r} in {spec!r}: write name:key=value[:key=value]")
+        options.append((key.strip(), _option_value(value.strip())))
+    out = AgentSpec(text, attribute or head, tuple(options), source, attribute)
+    out.make()  # fail now, in the parent, on bad options
+    return out
