@@ -48,7 +48,6 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from .agents import Agent, agent_names
 from .agents.spec import AgentSpec, parse_agent_spec

@@ -12,6 +12,7 @@ rebuilds the agent from the file or module itself, without the parent's registra
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import importlib.util
@@ -51,10 +52,8 @@ class AgentSpec:
         if not callable(getattr(agent, "act", None)):
             raise ValueError(f"{self.label!r} built {agent!r}, which has no act(info, rng) method")
         if not isinstance(getattr(agent, "name", None), str):
-            try:
+            with contextlib.suppress(AttributeError):
                 agent.name = self.attribute
-            except AttributeError:
-                pass
         return agent
 
 
