@@ -168,7 +168,7 @@ def match_record(
         if d.outcome is None and i < len(deals) - 1:
             raise ValueError(f"deal {i} of the match is unfinished; only the last deal may be")
     bodies = [_deal_body(d) for d in deals]
-    running, match = _score_match(game, rules, bodies)
+    _, running, match = _replay_match(bodies, game, rules)
     return {
         "format": RECORD_FORMAT,
         "version": RECORD_VERSION,
@@ -345,11 +345,6 @@ def _replay_match(
         if seen is not None:
             seen.append(deal_positions)
     return deals, running, match
-
-
-def _score_match(game: str, rules: Any, bodies: list[dict]) -> tuple[list[list[int]], Match | TableMatch]:
-    _, running, match = _replay_match(bodies, game, rules)
-    return running, match
 
 
 def from_record(record: dict) -> Any:
