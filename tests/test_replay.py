@@ -51,7 +51,7 @@ def test_replay_shows_hands_every_action_and_the_result(deal_file) -> None:
     assert step_lines[0].startswith("    1  bob  declare the marriage K♦ Q♦ (20)")
     assert "bob  lead K♦" in step_lines[1]
     assert "trick to bob (+" in step_lines[2] and "points ann 0 · bob" in step_lines[2]
-    assert f"result: {'bob' if deal.outcome.winner else 'ann'} wins" in text
+    assert f"result: {'bob' if deal.outcome.winner else 'ann'} won the deal" in text
 
 
 def test_replay_of_a_match_goes_deal_by_deal(tmp_path) -> None:
