@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .actions import CLOSE, EXCHANGE, GO_OUT, MARRIAGE, PASS, action_label
-from .cards import NUM_CARDS, card_symbol
+from .cards import CARD_POINTS, NUM_CARDS, card_symbol
 from .engine import Deal, Decision, Termination
 from .infostate import InfoState
 from .multiplayer.actions import CHOOSE_TRUMP, TRUMP_BY_CARD, table_action_label
@@ -65,7 +65,7 @@ def move_text(deal: Any, action: int) -> str:
             return "go out (claim 66)"
         if action == PASS:
             return {
-                Decision.DRAW: "draw from the stock (do not close)",
+                Decision.DRAW: "draw (leave the stock open)",
                 Decision.CLOSING_EXCHANGE: f"keep {card_symbol(deal.exchange_card)}",
                 Decision.CLAIM: "do not go out (let the deal be scored)",
             }.get(deal.decision, "pass")
@@ -135,7 +135,12 @@ def step_notes(before: Any, after: Any, names: Sequence[str]) -> list[str]:
         w = _trick_winner(before, after)
         side = w if two else after.side_of(w)
         gained = after.points[side] - before.points[side]
-        notes.append(f"trick to {names[w]} (+{gained})")
+        cards = _trick_cards(before, action)
+        marriage = before.pending[side] - after.pending[side]
+        extra = [f"{marriage} marriage"] if marriage > 0 else []
+        if gained - cards - max(marriage, 0) > 0:
+            extra.append(f"{gained - cards - max(marriage, 0)} last trick")
+        notes.append(f"trick to {names[w]} (+{cards}{''.join(', +' + x for x in extra)})")
     if two and before.closed_by < 0 <= after.closed_by:
         notes.append("the stock is closed")
     if two and len(after.stock) < len(before.stock):
@@ -146,6 +151,13 @@ def step_notes(before: Any, after: Any, names: Sequence[str]) -> list[str]:
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def _trick_cards(before: Any, action: int) -> int:
+    """Card points of the trick that ``action`` (the last card played to it) completed."""
+    if isinstance(before, Deal):
+        return CARD_POINTS[before.lead_card] + CARD_POINTS[action]
+    return sum(CARD_POINTS[c] for c in before.trick) + CARD_POINTS[action]
 
 
 def outcome_text(deal: Any, names: Sequence[str]) -> str:
@@ -163,7 +175,9 @@ def outcome_text(deal: Any, names: Sequence[str]) -> str:
         how = {
             Termination.WENT_OUT: "by going out with 66",
             Termination.FALSE_CLAIM: f"because {loser} went out without 66",
-            Termination.CLOSER_FAILED: f"because {names[max(deal.closed_by, 0)]} closed the stock and missed 66",
+            Termination.CLOSER_FAILED: f"by reaching 66 after {names[max(deal.closed_by, 0)]} closed the stock"
+            if deal.points[out.winner] >= 66
+            else f"because {names[max(deal.closed_by, 0)]} closed the stock and missed 66",
             Termination.PLAYED_OUT: "by taking the last trick"
             if deal.rules.played_out_winner == "last_trick"
             else "on points, all tricks played",

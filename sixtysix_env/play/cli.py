@@ -32,7 +32,8 @@ examples:
   python -m sixtysix_env.play --players 3                      three players (you and two agents)
   python -m sixtysix_env.play --players 4 --partner random     partners: you and seat +2
 
-Two-player presets: {two}. Three players: {three}. Four players: {four}.
+Rules presets: {two} (two players);
+{three} (three players); {four} (four players).
 Agents: a registered name with options (random, heuristic, alphabeta, pimc:samples=40, ismcts, ppo),
 file.py:Class or package.module:Class. The three- and four-player games need agents that play them
 (random does). Records go to ./sixtysix-records/ unless --records DIR or --no-record; replay one
@@ -47,7 +48,7 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help="players at the table (default 2)")
-    p.add_argument("--rules", help="rules preset (default: standard; pagat for three and four players)")
+    p.add_argument("--rules", metavar="NAME", help="rules preset (default: standard; pagat for three and four players)")
     p.add_argument(
         "--opponent",
         metavar="SPEC[,SPEC]",

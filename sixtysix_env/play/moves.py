@@ -115,14 +115,17 @@ def _why_not(view: Any, action: int) -> str:
             if view.declared >= 0:
                 return f"after declaring you must lead the king or queen of {'♣♠♥♦'[view.declared]}"
             if view.decision == Decision.FOLLOW:
+                beat = " and take the trick" if view.rules.must_win_trick else ""
                 return (
-                    f"{card} is not allowed: with the stock closed or used up you must follow suit and take the "
-                    "trick if you can, else play a trump"
+                    f"{card} is not allowed: with the stock closed or used up you must follow suit{beat} if you "
+                    "can, else play a trump"
                 )
             return f"{card} cannot be played now"
         if view.declared >= 0:
             return f"after declaring you must lead the king or queen of {'♣♠♥♦'[view.declared]}"
-        return f"{card} is not allowed: follow suit and beat the best card if you can, else trump (and over-trump)"
+        if view.rules.must_beat:
+            return f"{card} is not allowed: follow suit and beat the best card if you can, else trump (over a trump)"
+        return f"{card} is not allowed: follow suit if you can, else trump"
     return f"'{move_text(view, action)}' is not possible now"
 
 

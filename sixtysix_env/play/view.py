@@ -57,17 +57,14 @@ def _two_player_lines(v: InfoState, names: Sequence[str], recall: str) -> list[s
         TRUMP_PLAYED: "played",
     }.get(v.trump_location, f"in {names[opp]}'s hand")
     lines = [f"  trump      {trump} {where}"]
-    if v.stock_size:
-        stock = f"{v.stock_size} cards"
-        if v.stock_bottom != v.trump_card:
-            stock += f", {card_symbol(v.stock_bottom)} face up under it"
-        if v.closed_by >= 0:
-            stock += f", closed by {'you' if v.closed_by == me else names[v.closed_by]}"
-        lines.append(f"  stock      {stock}")
+    if v.closed_by >= 0:
+        bottom = f" ({card_symbol(v.stock_bottom)} at the bottom)" if v.stock_bottom != v.trump_card else ""
+        lines.append(f"  stock      closed by {names[v.closed_by]}, {v.stock_size} cards{bottom}")
+    elif v.stock_size:
+        under = f", {card_symbol(v.stock_bottom)} face up under it" if v.stock_bottom != v.trump_card else ""
+        lines.append(f"  stock      {v.stock_size} cards{under}")
     else:
-        lines.append("  stock      used up: follow suit and take the trick if you can")
-    if v.closed_by >= 0 and v.stock_size:
-        lines[-1] += ": follow suit and take the trick if you can"
+        lines.append("  stock      used up")
     if recall == "perfect":
         pts = []
         for p in (me, opp):
@@ -142,7 +139,11 @@ def prompt_text(view: Any, names: Sequence[str]) -> str:
                 return f"You declared the marriage in {s}: lead its K{s} or Q{s}."
             return "Your lead."
         if d == Decision.FOLLOW:
-            return f"{names[view.leader]} led {card_symbol(view.lead_card)}: play a card."
+            led = f"{names[view.leader]} led {card_symbol(view.lead_card)}"
+            if view.stock_size and view.closed_by < 0:
+                return f"{led}: play any card."
+            beat = " and take the trick" if view.rules.must_win_trick else ""
+            return f"{led}: follow suit{beat} if you can, else play a trump."
         if d == Decision.DRAW:
             return "You took the trick. Close the stock now, or draw?"
         if d == Decision.CLOSING_EXCHANGE:
@@ -158,7 +159,9 @@ def prompt_text(view: Any, names: Sequence[str]) -> str:
             return f"You declared the marriage in {s}: lead its K{s} or Q{s}."
         return "Your lead."
     if d == TableDecision.FOLLOW:
-        return "Play a card to the trick: follow suit and beat the best card if you can, else trump."
+        if view.rules.must_beat:
+            return "Your card: follow suit and beat the best card if you can, else trump (over a trump if you can)."
+        return "Your card: follow suit if you can, else trump."
     if d == TableDecision.PARTNER_MARRIAGE:
         return f"Your partner {names[view.leader]} leads. Show a marriage?"
     return "Your team may go out now (claim 66)."
