@@ -126,7 +126,7 @@ def replay_lines(record: dict, path: str = "", only: int | None = None) -> list[
                     for p in record["winners"]
                 }
             )
-            blocks.append(("match", [f"{' and '.join(won)} won the match: {scores}"]))
+            blocks.append(("match", [f"Match won by {' and '.join(won)}: {scores}"]))
         else:
             blocks.append(("match", [f"The match was not finished: {scores}"]))
     return blocks

@@ -69,7 +69,7 @@ def test_a_match_is_played_to_its_target(tmp_path) -> None:
     assert code == 0
     assert "a match to 11 game points" in text
     assert "── Deal 1 · " in text and "── Deal 2 · " in text
-    final = re.search(r"(You|Random) won the match: (.*)\n", text)
+    final = re.search(r"Match won by (you|random): (.*)\n", text)
     assert final, text[-400:]
     record = load_record(files[0])
     assert record["kind"] == "match" and record["over"] is True

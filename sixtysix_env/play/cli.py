@@ -108,6 +108,8 @@ def _agents(
     args: argparse.Namespace, game: str, n: int, human: int, rules: Any, parser: argparse.ArgumentParser
 ) -> tuple[list[Any], list[str], list[str]]:
     others = [p for p in range(n) if p != human]
+    if args.opponent is not None and not args.opponent.strip(" ,"):
+        parser.error("--opponent is empty: give an agent such as random or pimc:samples=40")
     texts = [t.strip() for t in (args.opponent or DEFAULT_OPPONENT[game]).split(",")]
     opponents = [p for p in others if game != "four" or p != (human + 2) % 4]
     if len(texts) == 1:
@@ -254,6 +256,6 @@ def _summary(ending: Ending, seats: Seats, names: list[str], episode: str, out: 
         who = side_label(deal, side, names)
         if seats.game == "three" and len(winners) > 1:
             who = " and ".join(names[p] for p in winners)
-        print(f"{who[0].upper()}{who[1:]} won the match: {score}", file=out)
+        print(f"Match won by {who}: {score}", file=out)
     else:
         print(f"The match was not finished: {score}", file=out)
