@@ -135,20 +135,19 @@ def outcome_text(info: InfoState, names: list[str], you: int | None = None) -> s
         return f"Drawn deal at {pts[0]}–{pts[1]}: nobody scores."
     w, loser = out.winner, 1 - out.winner
     gp = f"{out.game_points} game point{'s' if out.game_points != 1 else ''}"
-    wins = _you(w, names, you, "win", "wins") + f" {gp}"
+    to = "you" if w == you else names[w]
     score = f"{pts[w]} to {pts[loser]}"
     how = out.termination
     if how == Termination.WENT_OUT:
-        return _you(w, names, you, "went out", "went out") + f" with {score}: " + wins[0].lower() + wins[1:] + "."
+        return _you(w, names, you, "went out", "went out") + f" with {score}: {gp}."
     if how == Termination.FALSE_CLAIM:
-        claim = _you(loser, names, you, "claimed", "claimed") + f" 66 with only {pts[loser]}"
-        return f"{claim}: {wins[0].lower() + wins[1:]}."
+        return _you(loser, names, you, "claimed", "claimed") + f" 66 with only {pts[loser]}: {gp} to {to}."
     if how == Termination.CLOSER_FAILED and info.closed_by >= 0:
-        closer = _you(info.closed_by, names, you, "closed", "closed") + " the stock but did not make 66"
-        return f"{closer}: {wins[0].lower() + wins[1:]} ({score})."
+        closer = _you(info.closed_by, names, you, "closed", "closed")
+        return f"{closer} the stock but did not make 66: {gp} to {to} ({score})."
     if info.rules.played_out_winner == "last_trick":
-        return f"All cards played: {wins[0].lower() + wins[1:]} for the last trick ({score})."
-    return f"All cards played: {wins[0].lower() + wins[1:]} with {score}."
+        return "All cards played; " + _you(w, names, you, "took", "took") + f" the last trick: {gp} ({score})."
+    return f"All cards played, {score}: {gp} to {to}."
 
 
 def seat_view(
@@ -219,6 +218,7 @@ def seat_view(
         "players": players,
         "table": current,
         "last_trick": done[-1] if done else None,
+        "tricks": done,
         "trick_count": len(done),
         "turn": info.current_player if out is None else None,
         "decision": info.decision.name.lower() if info.decision is not None else None,

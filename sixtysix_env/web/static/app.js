@@ -5,7 +5,8 @@
 
 const SUITS = "♣♠♥♦";
 const RANKS = ["9", "J", "Q", "K", "10", "A"];
-const PAUSE_MS = 900;
+// the pause before each opponent move; ?pause=MS in the address changes it (the browser test uses 150)
+const PAUSE_MS = Number(new URLSearchParams(location.search).get("pause") ?? 900);
 
 const state = {
   cards: null, // card id -> SVG text, plus "back"
@@ -189,14 +190,17 @@ function drawTable(view) {
     trick.replaceChildren();
     caption.textContent = view.outcome ? "" : "No cards on the table yet";
   }
+  // the side panel shows the latest trick not on the table
+  const earlier = showLast ? view.tricks[view.tricks.length - 2] : last;
   const mini = $("last-trick");
-  if (last && !showLast) {
-    mini.replaceChildren(...last.cards.map((entry) => cardEl(entry.card, { small: true })));
-    $("last-caption").textContent = `won by ${view.names[last.winner]}`;
+  if (earlier) {
+    mini.replaceChildren(...earlier.cards.map((entry) => cardEl(entry.card, { small: true })));
+    $("last-caption").textContent = `won by ${view.names[earlier.winner]} (+${earlier.points})`;
   } else {
     mini.replaceChildren();
-    $("last-caption").textContent = last ? "(on the table)" : "none yet";
+    $("last-caption").textContent = "none yet";
   }
+  $("last-title").textContent = showLast ? "Trick before" : "Last trick";
 }
 
 function statusText(view, locked) {
@@ -224,7 +228,7 @@ function statusText(view, locked) {
 function drawActions(view, locked) {
   const box = $("actions");
   box.replaceChildren();
-  if (view.outcome && view.you !== null && !locked && state.mode === "play") {
+  if (view.outcome && view.you !== null && !locked && state.mode === "play" && state.resultHidden) {
     if (!view.match_over) {
       const next = el("button", { type: "button", id: "next-deal-bar", text: "Next deal" });
       next.addEventListener("click", nextDeal);
@@ -233,7 +237,7 @@ function drawActions(view, locked) {
     const again = el("button", { type: "button", text: "Show the result" });
     again.addEventListener("click", () => {
       state.resultHidden = false;
-      drawResult(view);
+      render(view);
     });
     box.append(again);
     return;
@@ -306,7 +310,8 @@ function render(view, { locked = false } = {}) {
   drawTable(view);
   drawScoreboard(view);
   drawActions(view, locked);
-  $("status").textContent = statusText(view, locked);
+  const resultShown = state.mode === "play" && view.outcome && !state.resultHidden;
+  $("status").textContent = resultShown ? "" : statusText(view, locked);
   if (state.mode === "play") drawLog(view.log, -1, "You");
   drawResult(view);
 }
@@ -381,7 +386,7 @@ function renderReplay() {
   const k = state.replayStep;
   const frame = frames[k];
   render(frame.view);
-  $("status").textContent = frame.text;
+  $("status").textContent = frame.view.outcome ? frame.view.outcome.text : frame.text;
   $("replay-step").textContent = `step ${k} of ${frames.length - 1}`;
   $("replay-first").disabled = $("replay-prev").disabled = k === 0;
   $("replay-last").disabled = $("replay-next").disabled = k === frames.length - 1;
@@ -470,7 +475,7 @@ async function start() {
   $("next-deal").addEventListener("click", nextDeal);
   $("result-hide").addEventListener("click", () => {
     state.resultHidden = true;
-    $("result").hidden = true;
+    render(state.view);
   });
   $("mode-play").addEventListener("click", () => setMode("play"));
   $("mode-replay").addEventListener("click", () => setMode("replay"));
