@@ -8,7 +8,7 @@ import random
 import pytest
 
 from sixtysix_env import CLOSE, EXCHANGE, MARRIAGE, PASS, Deal
-from sixtysix_env.cards import parse_card
+from sixtysix_env.cards import mask_of, parse_card, parse_cards
 from sixtysix_env.rules import PRESETS
 from sixtysix_env.web.view import action_text, button_label, move_text, seat_view, sorted_hand, trick_list
 
@@ -30,8 +30,8 @@ def test_the_view_does_not_change_when_hidden_cards_are_dealt_differently(rules)
 
 
 def test_a_hand_is_sorted_trumps_first_then_alternating_colours_high_to_low():
-    hand = sum(1 << parse_card(c) for c in "9C AH QS TD KC JH".split())
-    assert sorted_hand(hand, trump=0) == [parse_card(c) for c in "KC 9C AH JH QS TD".split()]
+    hand = mask_of(parse_cards("9C AH QS TD KC JH"))
+    assert sorted_hand(hand, trump=0) == parse_cards("KC 9C AH JH QS TD")
 
 
 def test_tricks_are_read_from_the_history_with_winner_and_points():
@@ -78,7 +78,7 @@ def test_only_the_person_on_turn_gets_legal_moves_and_the_replay_view_shows_both
     assert seat_view(deal.information_state(1), NAMES, you=1)["legal"] == []
     replay = seat_view(deal.information_state(0), NAMES, you=None, other_hand=deal.hands[1])
     assert replay["legal"] == [] and sorted(replay["players"][1]["hand"]) == sorted(
-        parse_card(c) for c in "TH 9S AC JS QS KD".split()
+        parse_card(c) for c in ["TH", "9S", "AC", "JS", "QS", "KD"]
     )
 
 
@@ -98,4 +98,4 @@ def test_the_result_sentence_for_each_way_a_deal_ends():
     assert any("closed the stock but did not make 66" in t for t in seen.values()), texts
     assert any("took the last trick" in t for t in seen.values()), texts
     for text in seen.values():
-        assert text.endswith(".") and "game point" in text or text.startswith("Drawn deal")
+        assert (text.endswith(".") and "game point" in text) or text.startswith("Drawn deal")
