@@ -97,6 +97,10 @@ function seatInfo(view, p, isTurn) {
     for (const s of pl.marriages) m.append(suitSpan(s));
     box.push(m);
   }
+  if (pl.hand === null && pl.known.length) {
+    const all = pl.known.length === pl.hand_size;
+    box.push(el("span", { class: "badge", text: all ? "whole hand known" : `${pl.known.length} known card${pl.known.length === 1 ? "" : "s"} face up` }));
+  }
   if (isTurn) box.push(el("span", { class: "badge turn", text: "to play" }));
   return box;
 }
@@ -279,6 +283,7 @@ function drawLog(lines, current = -1, mine = null) {
   lines.forEach((line, i) => {
     let cls = "";
     if (mine && line.startsWith(mine)) cls = "mine";
+    if (/ draws? from the stock$/.test(line)) cls = "minor";
     if (i === lines.length - 1 && /game point|Drawn deal/.test(line) && current < 0) cls = "result";
     if (i === current) cls += " current";
     log.append(el("li", { class: cls.trim(), text: line }));
