@@ -327,8 +327,14 @@ def test_command_line_refuses_bad_options(capsys):
         web_main(["--opponent", "nobody"])
     assert "unknown agent 'nobody'" in str(e.value.code)
     with pytest.raises(SystemExit) as e:
+        web_main(["--opponent", "pimc:samples=x"])
+    assert "cannot build --opponent 'pimc:samples=x'" in str(e.value.code)
+    with pytest.raises(SystemExit) as e:
         web_main(["--port", "70000"])
     assert "out of range" in str(e.value.code)
+    with pytest.raises(SystemExit) as e:
+        web_main(["--host", "no-such-host.invalid", "--port", "0"])
+    assert "cannot listen on --host 'no-such-host.invalid'" in str(e.value.code)
 
 
 def test_records_default_folder_is_relative(tmp_path, monkeypatch):

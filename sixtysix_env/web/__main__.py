@@ -10,6 +10,7 @@ The page only listens on this computer (127.0.0.1) unless --host says otherwise.
 from __future__ import annotations
 
 import argparse
+import socket
 import sys
 from pathlib import Path
 
@@ -55,6 +56,13 @@ def main(argv: list[str] | None = None) -> None:
         app = create_app(args.opponent, args.rules, records=args.records, seed=args.seed)
     except ValueError as e:
         sys.exit(f"error: {e}")
+    except Exception as e:  # a bot's constructor may raise anything on bad options
+        sys.exit(f"error: cannot build --opponent {args.opponent!r}: {type(e).__name__}: {e}")
+    try:
+        socket.getaddrinfo(args.host, args.port)
+    except socket.gaierror as e:
+        sys.exit(f"cannot listen on --host {args.host!r}: {e.strerror} (use 127.0.0.1, or 0.0.0.0 for every address)")
+    # werkzeug reports a port in use itself ("Port N is in use by another program") and exits
     try:
         server = make_server(args.host, args.port, app, threaded=True)
     except OSError as e:
