@@ -288,6 +288,11 @@ def test_uploaded_records_are_replayed_and_bad_ones_refused(client):
     assert r.status_code == 400 and "two-player games only" in r.json["error"]
 
 
+def test_a_huge_body_gets_a_413(client):
+    r = client.post("/api/replay", data=b"{" + b" " * (9 * 2**20) + b"}", content_type="application/json")
+    assert r.status_code == 413 and "larger than 8 MiB" in r.json["error"]
+
+
 def test_record_names_outside_the_folder_are_refused(client, tmp_path):
     for name in ("..%2Fsecret.json", ".hidden.json", "missing.json", "notes.txt"):
         r = client.get(f"/api/records/{name}")

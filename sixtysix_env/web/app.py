@@ -39,6 +39,8 @@ from .replay import replay_frames
 __all__ = ["ApiError", "create_app"]
 
 STATIC = Path(__file__).with_name("static")
+MAX_BODY = 8 * 1024 * 1024
+"""Largest request body (an uploaded record): a long match record is well under 1 MB."""
 MAX_GAMES = 64
 """Games kept in memory; the oldest is dropped beyond this (a local server for one person)."""
 
@@ -128,6 +130,7 @@ def create_app(
     server = Server(spec, rules, records, seed)
     app = Flask(__name__, static_folder=None)
     app.config["server"] = server
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
 
     @app.errorhandler(ApiError)
     def _api_error(e: ApiError) -> Any:
@@ -141,6 +144,8 @@ def create_app(
             message = f"method {request.method} is not allowed for {request.path}: use {allowed}"
         elif e.code == 404:
             message = f"no such page or API route: {request.path}"
+        elif e.code == 413:
+            message = f"the request body is larger than {MAX_BODY // 2**20} MiB"
         return jsonify(error=message), e.code
 
     def route(rule: str, methods: tuple[str, ...] = ("GET",)) -> Callable[[Callable[..., Any]], Any]:
