@@ -213,7 +213,9 @@ def _need(obj: Any, key: str, kind: type | tuple[type, ...], where: str) -> Any:
 def _check_header(record: Any) -> tuple[str, str]:
     if not isinstance(record, dict):
         raise _fail("", f"expected a JSON object, got {type(record).__name__}")
-    fmt = record.get("format")
+    if "format" not in record:
+        raise _fail("", f"missing field 'format' (a sixtysix-env game record has format {RECORD_FORMAT!r})")
+    fmt = record["format"]
     if fmt != RECORD_FORMAT:
         raise _fail("", f"format is {fmt!r}, expected {RECORD_FORMAT!r} (is this a sixtysix-env game record?)")
     version = _need(record, "version", int, "")
@@ -283,6 +285,8 @@ def _replay(body: Any, game: str, rules: Any, where: str, seen: list | None = No
     deal = _start_deal(body, game, rules, where)
     apply = deal.apply
     if match is not None:
+        if not match.results:  # the first deal: the match score it was dealt at (0, or carried)
+            match.scores = list(deal.scores)
         match.deal = deal
         apply = match.apply
     actions = _need(body, "actions", list, where)
