@@ -148,6 +148,7 @@ class Deal:
         "closed_by",
         "closed_opp_tricks",
         "closed_opp_points",
+        "closed_own_tricks",
         "points",
         "pending",
         "tricks",
@@ -179,6 +180,7 @@ class Deal:
     closed_by: int
     closed_opp_tricks: int
     closed_opp_points: int
+    closed_own_tricks: int
     points: list[int]
     pending: list[int]
     tricks: list[int]
@@ -280,6 +282,7 @@ class Deal:
         d.closed_by = -1
         d.closed_opp_tricks = 0
         d.closed_opp_points = 0
+        d.closed_own_tricks = 0
         d.points = [0, 0]
         d.pending = [0, 0]
         d.tricks = [0, 0]
@@ -314,6 +317,7 @@ class Deal:
         d.closed_by = self.closed_by
         d.closed_opp_tricks = self.closed_opp_tricks
         d.closed_opp_points = self.closed_opp_points
+        d.closed_own_tricks = self.closed_own_tricks
         d.points = self.points[:]
         d.pending = self.pending[:]
         d.tricks = self.tricks[:]
@@ -576,6 +580,7 @@ class Deal:
         self.just_closed = True
         self.closed_opp_tricks = self.tricks[o]
         self.closed_opp_points = self.points[o]
+        self.closed_own_tricks = self.tricks[p]
         if self.rules.exchange_at_closing and len(self.stock) >= 2 and self.hands[o] >> self.exchange_card & 1:
             self.current = o
             self.decision = Decision.CLOSING_EXCHANGE
@@ -592,6 +597,12 @@ class Deal:
         return 2 if loser_points < GOAL // 2 else 1
 
     def _closer_fail_points(self) -> int:
+        """What the closer's opponent scores when the closer fails (RULES 2.9 and the 6-point rule)."""
+        six = self.rules.failed_close_six
+        if six != "never" and self.tricks[self.closed_by] == self.closed_own_tricks:
+            return 6
+        if six == "or_opponent_no_trick" and self.closed_opp_tricks == 0:
+            return 6
         if self.rules.closer_fail == "always_3" or self.closed_opp_tricks == 0:
             return 3
         return 2
@@ -602,8 +613,6 @@ class Deal:
             pts, tricks = self.closed_opp_points, self.closed_opp_tricks
         else:
             pts, tricks = self.points[opp], self.tricks[opp]
-        if self._is_schwarz(pts, tricks):
-            return r.closed_schwarz_points
         return 3 if r.closer_win == "always_3" else self._game_points(pts, tricks)
 
     def _go_out(self, p: int) -> None:

@@ -51,6 +51,7 @@ class InfoState:
         "closed_by",
         "closed_opp_tricks",
         "closed_opp_points",
+        "closed_own_tricks",
         "points",
         "pending",
         "tricks",
@@ -88,6 +89,7 @@ class InfoState:
     closed_by: int
     closed_opp_tricks: int
     closed_opp_points: int
+    closed_own_tricks: int
     points: tuple[int, int]
     pending: tuple[int, int]
     tricks: tuple[int, int]
@@ -145,6 +147,7 @@ class InfoState:
         s.closed_by = deal.closed_by
         s.closed_opp_tricks = deal.closed_opp_tricks
         s.closed_opp_points = deal.closed_opp_points
+        s.closed_own_tricks = deal.closed_own_tricks
         s.points = (deal.points[0], deal.points[1])
         s.pending = (deal.pending[0], deal.pending[1])
         s.tricks = (deal.tricks[0], deal.tricks[1])
@@ -197,6 +200,7 @@ class InfoState:
         d.closed_by = self.closed_by
         d.closed_opp_tricks = self.closed_opp_tricks
         d.closed_opp_points = self.closed_opp_points
+        d.closed_own_tricks = self.closed_own_tricks
         d.points = list(self.points)
         d.pending = list(self.pending)
         d.tricks = list(self.tricks)

@@ -59,4 +59,5 @@ def pytest_sessionfinish(session, exitstatus):
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     if os.environ.get("CI") and reporter is not None and reporter.stats.get("skipped") and exitstatus == 0:
         session.exitstatus = 1
-        reporter.write_line(f"CI: {len(reporter.stats['skipped'])} test(s) skipped; every test must run in CI", red=True)
+        skipped = len(reporter.stats["skipped"])
+        reporter.write_line(f"CI: {skipped} test(s) skipped; every test must run in CI", red=True)
