@@ -14,14 +14,13 @@ tricks, drawing, going out under automatic claiming, scoring) on the way.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from enum import IntEnum
 from operator import index
-from typing import Any, Protocol
 
 from .actions import CLOSE, EXCHANGE, GO_OUT, MARRIAGE, NUM_ACTIONS, PASS, action_label, action_str, actions_of
 from .actions import parse_action as parse_action_text
 from .cards import CARD_POINTS, NUM_CARDS, SUIT_MASK, Rank, card, card_str, cards_str, parse_cards
+from .deal_types import Decision, Outcome, RandomSource, Termination
+from .infostate import InfoState
 from .rules import Rules, get_rules
 
 __all__ = [
@@ -43,52 +42,6 @@ MAX_DEAL_ACTIONS = 48
 """Upper bound on the actions of one deal (24 cards, 6 draws, exchanges, close, marriages, claims)."""
 
 
-class Decision(IntEnum):
-    """What the player to act is deciding."""
-
-    LEAD = 0
-    """On lead: exchange, close, declare a marriage, lead a card, or go out (explicit claiming)."""
-    FOLLOW = 1
-    """Play a card to the card led (or first exchange, under ``exchange_timing="any_turn"``)."""
-    DRAW = 2
-    """After winning a phase-1 trick: close before drawing (29) or draw (30)."""
-    CLOSING_EXCHANGE = 3
-    """The opponent has just closed: exchange the trump nine (28) or keep it (30)."""
-    CLAIM = 4
-    """Explicit claiming, all cards played: go out (31) or let the deal be scored (30)."""
-
-
-class Termination(IntEnum):
-    """How a deal ended (RULES.md 2.9)."""
-
-    WENT_OUT = 0
-    """A player went out with 66 or more."""
-    FALSE_CLAIM = 1
-    """A player went out with fewer than 66 (explicit claiming): the opponent wins."""
-    CLOSER_FAILED = 2
-    """The stock was closed and the closer did not go out: the opponent wins."""
-    PLAYED_OUT = 3
-    """All tricks played without closing; decided by points or by the last trick."""
-    DRAWN = 4
-    """Played out with equal points: nobody scores."""
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """The result of a finished deal: ``winner`` is -1 for a drawn deal."""
-
-    winner: int
-    game_points: int
-    termination: Termination
-
-    def returns(self) -> tuple[int, int]:
-        """Zero-sum game points per player: (+g, -g), (-g, +g) or (0, 0)."""
-        if self.winner < 0:
-            return (0, 0)
-        g = self.game_points
-        return (g, -g) if self.winner == 0 else (-g, g)
-
-
 class IllegalActionError(ValueError):
     """An action that is not legal in this position; the message names the legal ones."""
 
@@ -97,10 +50,6 @@ class IllegalActionError(ValueError):
         self.legal = list(legal)
         names = ", ".join(f"{a} ({action_str(a)})" for a in self.legal) or "none (the deal is over)"
         super().__init__(f"illegal action {action!r} in {position}: legal actions are {names}")
-
-
-class RandomSource(Protocol):
-    def shuffle(self, x: Any) -> None: ...
 
 
 # Tables built once at import: who wins a trick, which follow cards beat the lead.
@@ -148,6 +97,7 @@ class Deal:
         "closed_by",
         "closed_opp_tricks",
         "closed_opp_points",
+        "closed_own_tricks",
         "points",
         "pending",
         "tricks",
@@ -179,6 +129,7 @@ class Deal:
     closed_by: int
     closed_opp_tricks: int
     closed_opp_points: int
+    closed_own_tricks: int
     points: list[int]
     pending: list[int]
     tricks: list[int]
@@ -280,6 +231,7 @@ class Deal:
         d.closed_by = -1
         d.closed_opp_tricks = 0
         d.closed_opp_points = 0
+        d.closed_own_tricks = 0
         d.points = [0, 0]
         d.pending = [0, 0]
         d.tricks = [0, 0]
@@ -314,6 +266,7 @@ class Deal:
         d.closed_by = self.closed_by
         d.closed_opp_tricks = self.closed_opp_tricks
         d.closed_opp_points = self.closed_opp_points
+        d.closed_own_tricks = self.closed_own_tricks
         d.points = self.points[:]
         d.pending = self.pending[:]
         d.tricks = self.tricks[:]
@@ -576,6 +529,7 @@ class Deal:
         self.just_closed = True
         self.closed_opp_tricks = self.tricks[o]
         self.closed_opp_points = self.points[o]
+        self.closed_own_tricks = self.tricks[p]
         if self.rules.exchange_at_closing and len(self.stock) >= 2 and self.hands[o] >> self.exchange_card & 1:
             self.current = o
             self.decision = Decision.CLOSING_EXCHANGE
@@ -592,6 +546,12 @@ class Deal:
         return 2 if loser_points < GOAL // 2 else 1
 
     def _closer_fail_points(self) -> int:
+        """What the closer's opponent scores when the closer fails (RULES 2.9 and the 6-point rule)."""
+        six = self.rules.failed_close_six
+        if six != "never" and self.tricks[self.closed_by] == self.closed_own_tricks:
+            return 6
+        if six == "or_opponent_no_trick" and self.closed_opp_tricks == 0:
+            return 6
         if self.rules.closer_fail == "always_3" or self.closed_opp_tricks == 0:
             return 3
         return 2
@@ -602,8 +562,6 @@ class Deal:
             pts, tricks = self.closed_opp_points, self.closed_opp_tricks
         else:
             pts, tricks = self.points[opp], self.tricks[opp]
-        if self._is_schwarz(pts, tricks):
-            return r.closed_schwarz_points
         return 3 if r.closer_win == "always_3" else self._game_points(pts, tricks)
 
     def _go_out(self, p: int) -> None:
@@ -638,10 +596,8 @@ class Deal:
         self._mask = 0
 
     # ------------------------------------------------------------------ views and text
-    def information_state(self, player: int) -> Any:
-        """Exactly what ``player`` may know now (an :class:`~sixtysix_env.infostate.InfoState`)."""
-        from .infostate import InfoState
-
+    def information_state(self, player: int) -> InfoState:
+        """Exactly what ``player`` may know now."""
         return InfoState.of(self, player)
 
     def hidden_cards(self, player: int) -> tuple[int, int]:

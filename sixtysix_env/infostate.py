@@ -10,13 +10,12 @@ full :class:`~sixtysix_env.engine.Deal` (the determinization PIMC needs).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .engine import Deal, Decision, Outcome
+from .actions import actions_of
+from .cards import cards_str
+from .deal_types import Decision, Outcome, RandomSource
 from .rules import Rules
-
-if TYPE_CHECKING:
-    from .engine import RandomSource
 
 __all__ = ["InfoState", "TRUMP_IN_STOCK", "TRUMP_WITH_ME", "TRUMP_WITH_OPPONENT", "TRUMP_PLAYED"]
 
@@ -51,6 +50,7 @@ class InfoState:
         "closed_by",
         "closed_opp_tricks",
         "closed_opp_points",
+        "closed_own_tricks",
         "points",
         "pending",
         "tricks",
@@ -63,6 +63,7 @@ class InfoState:
         "legal_mask",
         "outcome",
         "_known",
+        "_deal_class",
     )
 
     rules: Rules
@@ -88,6 +89,7 @@ class InfoState:
     closed_by: int
     closed_opp_tricks: int
     closed_opp_points: int
+    closed_own_tricks: int
     points: tuple[int, int]
     pending: tuple[int, int]
     tricks: tuple[int, int]
@@ -100,10 +102,13 @@ class InfoState:
     legal_mask: int
     outcome: Outcome | None
     _known: tuple[int, int]
+    _deal_class: type
+    """The class of the deal this view was taken from: ``sample`` deals one of the same kind (so
+    this module needs no import of the engine, which imports it)."""
 
     @classmethod
-    def of(cls, deal: Deal, player: int) -> InfoState:
-        """The view of ``player`` (0 or 1) on ``deal``."""
+    def of(cls, deal: Any, player: int) -> InfoState:
+        """The view of ``player`` (0 or 1) on ``deal`` (a :class:`~sixtysix_env.engine.Deal`)."""
         if player not in (0, 1):
             raise ValueError(f"player must be 0 or 1, got {player!r}")
         o = 1 - player
@@ -145,6 +150,7 @@ class InfoState:
         s.closed_by = deal.closed_by
         s.closed_opp_tricks = deal.closed_opp_tricks
         s.closed_opp_points = deal.closed_opp_points
+        s.closed_own_tricks = deal.closed_own_tricks
         s.points = (deal.points[0], deal.points[1])
         s.pending = (deal.pending[0], deal.pending[1])
         s.tricks = (deal.tricks[0], deal.tricks[1])
@@ -157,6 +163,7 @@ class InfoState:
         s.legal_mask = deal.legal_mask() if not over and deal.current == player else 0
         s.outcome = deal.outcome
         s._known = (deal.known[0], deal.known[1])
+        s._deal_class = type(deal)
         return s
 
     @property
@@ -164,20 +171,18 @@ class InfoState:
         return self.current_player == self.player
 
     def legal_actions(self) -> list[int]:
-        from .actions import actions_of
-
         return actions_of(self.legal_mask)
 
-    def sample(self, rng: RandomSource) -> Deal:
-        """A full deal consistent with this view: the unseen cards dealt at random between the
-        opponent's unknown hand slots and the face-down stock."""
+    def sample(self, rng: RandomSource) -> Any:
+        """A full deal (a :class:`~sixtysix_env.engine.Deal`) consistent with this view: the unseen
+        cards dealt at random between the opponent's unknown hand slots and the face-down stock."""
         o = self.opponent
         pool = [c for c in range(24) if self.unseen >> c & 1]
         rng.shuffle(pool)
         pool = [int(c) for c in pool]
         known_opp = self.known_opponent
         n_opp = self.opponent_hand_size - known_opp.bit_count()
-        d = object.__new__(Deal)
+        d = object.__new__(self._deal_class)
         d.rules = self.rules
         d.dealer = self.dealer
         d.trump = self.trump
@@ -197,6 +202,7 @@ class InfoState:
         d.closed_by = self.closed_by
         d.closed_opp_tricks = self.closed_opp_tricks
         d.closed_opp_points = self.closed_opp_points
+        d.closed_own_tricks = self.closed_own_tricks
         d.points = list(self.points)
         d.pending = list(self.pending)
         d.tricks = list(self.tricks)
@@ -213,8 +219,6 @@ class InfoState:
         return d
 
     def __repr__(self) -> str:
-        from .cards import cards_str
-
         return (
             f"<InfoState player={self.player} hand={cards_str(self.hand)} trump={cards_str([self.trump_card])} "
             f"stock={self.stock_size} points={self.points} decision={self.decision}>"

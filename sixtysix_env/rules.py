@@ -31,6 +31,7 @@ NextDealer = Literal["winner", "alternate"]
 Schwarz = Literal["no_trick", "no_points"]
 CloserWin = Literal["at_end", "at_closing", "always_3"]
 CloserFail = Literal["2_or_3", "always_3"]
+FailedCloseSix = Literal["never", "closer_no_trick", "or_opponent_no_trick"]
 PlayedOut = Literal["points", "last_trick"]
 MarriageCounts = Literal["any_trick", "next_trick"]
 MarriageLead = Literal["king_or_queen", "king"]
@@ -44,6 +45,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "schwarz": ("no_trick", "no_points"),
     "closer_win": ("at_end", "at_closing", "always_3"),
     "closer_fail": ("2_or_3", "always_3"),
+    "failed_close_six": ("never", "closer_no_trick", "or_opponent_no_trick"),
     "played_out_winner": ("points", "last_trick"),
     "marriage_counts": ("any_trick", "next_trick"),
     "marriage_lead": ("king_or_queen", "king"),
@@ -178,9 +180,13 @@ class Rules:
     """A closer who fails gives the opponent 2, or 3 if the opponent had no trick when the stock was
     closed (standard, pagat :269, :280); or always 3 (Марьяж ru-old-and-marriage :98)."""
 
-    closed_schwarz_points: int = 3
-    """Game points for a closer who goes out while the opponent has no trick (schwarz); 6 is the old
-    Russian 'by prior agreement' bonus (RULES.md 5, reading ru-old-and-marriage :33-34)."""
+    failed_close_six: FailedCloseSix = "never"
+    """The old Russian 6 game points for a failed close, always scored by the closer's opponent
+    (ru-old-and-marriage :33-34). 'closer_no_trick': a closer who fails and took no trick after
+    closing gives his opponent 6 (:33 'закроет колоду и не возьмет ни одной взятки');
+    'or_opponent_no_trick': also when the closer fails and the opponent had no trick at the moment
+    of closing (:34, 'по предварительному взаимному соглашению', by prior agreement). Otherwise
+    ``closer_fail`` scores the failure. Off in every preset."""
 
     match_target: int = 7
     """Game points that win the match: 7 (pagat :224), 8 (russian ru-classic-66.txt:4), 11 (santase
@@ -220,14 +226,17 @@ class Rules:
             )
         if not 0 <= self.last_trick_bonus <= 66:
             raise ValueError(f"Rules.last_trick_bonus={self.last_trick_bonus} is not allowed: use 0..66")
-        if self.closed_schwarz_points < 1:
-            raise ValueError(f"Rules.closed_schwarz_points={self.closed_schwarz_points} must be at least 1")
         if self.match_target < 1:
             raise ValueError(f"Rules.match_target={self.match_target} must be at least 1")
 
     @property
     def hand_size(self) -> int:
         return 6 if self.deck_size == 24 else 5
+
+    @property
+    def max_game_points(self) -> int:
+        """The most game points one deal can score under these rules (search agents scale by it)."""
+        return 6 if self.failed_close_six != "never" else 3
 
     @property
     def stock_size(self) -> int:

@@ -78,7 +78,7 @@ class ISMCTSAgent:
             return forced
         if info.unseen == 0:
             return solve(info.sample(rng))[1]
-        scale = float(max(3, info.rules.closed_schwarz_points))
+        scale = float(info.rules.max_game_points)
         root = _Node(info.opponent)
         deadline = time.perf_counter() + self.time_ms / 1000 if self.time_ms is not None else None
         c = self.c

@@ -50,6 +50,7 @@ _SCALAR_FIELDS = (
     "CLOSED_BY",  # -1 while not closed
     "CLOSED_OPP_TRICKS",
     "CLOSED_OPP_POINTS",
+    "CLOSED_OWN_TRICKS",  # the closer's tricks at closing (the 6-point rule)
     "TRICK_COUNT",
     "MASK",  # legal action mask, cached after every change (bit 31 makes it negative as int32)
     "WINNER",  # outcome: -1 drawn (or still running)
@@ -86,6 +87,7 @@ JUST_CLOSED = COLUMNS["JUST_CLOSED"]
 CLOSED_BY = COLUMNS["CLOSED_BY"]
 CLOSED_OPP_TRICKS = COLUMNS["CLOSED_OPP_TRICKS"]
 CLOSED_OPP_POINTS = COLUMNS["CLOSED_OPP_POINTS"]
+CLOSED_OWN_TRICKS = COLUMNS["CLOSED_OWN_TRICKS"]
 TRICK_COUNT = COLUMNS["TRICK_COUNT"]
 MASK = COLUMNS["MASK"]
 WINNER = COLUMNS["WINNER"]
@@ -136,7 +138,7 @@ _PARAMS = (
     "SCHWARZ",
     "CLOSER_WIN",
     "CLOSER_FAIL",
-    "CLOSED_SCHWARZ_POINTS",
+    "FAILED_CLOSE_SIX",
     "MATCH_TARGET",
     "CLAIMING",
 )
@@ -163,7 +165,7 @@ R_MUST_WIN_TRICK = PARAM_INDEX["MUST_WIN_TRICK"]
 R_SCHWARZ = PARAM_INDEX["SCHWARZ"]
 R_CLOSER_WIN = PARAM_INDEX["CLOSER_WIN"]
 R_CLOSER_FAIL = PARAM_INDEX["CLOSER_FAIL"]
-R_CLOSED_SCHWARZ_POINTS = PARAM_INDEX["CLOSED_SCHWARZ_POINTS"]
+R_FAILED_CLOSE_SIX = PARAM_INDEX["FAILED_CLOSE_SIX"]
 R_MATCH_TARGET = PARAM_INDEX["MATCH_TARGET"]
 R_CLAIMING = PARAM_INDEX["CLAIMING"]
 
@@ -177,6 +179,7 @@ CHOICE_CODES: dict[str, dict[str, int]] = {
     "schwarz": {"no_trick": 0, "no_points": 1},
     "closer_win": {"at_end": 0, "at_closing": 1, "always_3": 2},
     "closer_fail": {"2_or_3": 0, "always_3": 1},
+    "failed_close_six": {"never": 0, "closer_no_trick": 1, "or_opponent_no_trick": 2},
     "claiming": {"auto": 0, "explicit": 1},
 }
 EXCHANGE_AFTER_WON_TRICK, EXCHANGE_AFTER_FIRST_TRICK, EXCHANGE_ANY = 0, 1, 2
@@ -187,6 +190,7 @@ PLAYED_OUT_LAST_TRICK = 1
 SCHWARZ_NO_POINTS = 1
 CLOSER_WIN_AT_CLOSING, CLOSER_WIN_ALWAYS_3 = 1, 2
 CLOSER_FAIL_ALWAYS_3 = 1
+SIX_NEVER, SIX_CLOSER_NO_TRICK, SIX_OR_OPPONENT_NO_TRICK = 0, 1, 2
 CLAIMING_EXPLICIT = 1
 
 _INT_FIELDS = (
@@ -199,7 +203,6 @@ _INT_FIELDS = (
     "marriage_on_first_lead",
     "last_trick_bonus",
     "must_win_trick",
-    "closed_schwarz_points",
     "match_target",
 )
 _NOT_IN_A_DEAL = ("name", "drawn_deal", "next_dealer")

@@ -13,8 +13,6 @@ the 37 ids of :mod:`sixtysix_env.multiplayer.actions`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from enum import IntEnum
 from operator import index
 from typing import Any, ClassVar
 
@@ -30,6 +28,8 @@ from .actions import (
     parse_table_action,
     table_action_str,
 )
+from .table_types import TableDecision, TableOutcome, TableTermination
+from .view import TableView
 
 __all__ = [
     "TableDeal",
@@ -57,47 +57,6 @@ class TableIllegalActionError(IllegalActionError):
         self.legal = list(legal)
         names = ", ".join(f"{a} ({table_action_str(a)})" for a in self.legal) or "none (the deal is over)"
         ValueError.__init__(self, f"illegal action {action!r} in {position}: legal actions are {names}")
-
-
-class TableDecision(IntEnum):
-    """What the player to act is deciding."""
-
-    TRUMP = 0
-    """Name a trump suit (32-35) after seeing one's first 3 cards, or let the turned card decide (36)."""
-    LEAD = 1
-    """Declare a marriage (then lead its K or Q), lead a card, or go out (explicit claiming)."""
-    FOLLOW = 2
-    """Play a card to the trick, bound to follow (and to beat, under ``must_beat``)."""
-    PARTNER_MARRIAGE = 3
-    """Four players: the leader's partner shows a marriage (24-27) or passes (30)."""
-    CLAIM = 4
-    """Four players, explicit claiming, after a partner's marriage or the last trick: go out (31) or not (30)."""
-
-
-class TableTermination(IntEnum):
-    WENT_OUT = 0
-    """A team went out with 66 or more (four players)."""
-    FALSE_CLAIM = 1
-    """A team went out with fewer than 66: the other team wins 2 (four players, explicit claiming)."""
-    PLAYED_OUT = 2
-    """All tricks played: settled by points (three players) or by the last trick (four players)."""
-    DRAWN = 3
-    """Three players: two or more share the most points, nobody pays."""
-
-
-@dataclass(frozen=True)
-class TableOutcome:
-    """A finished deal. ``winner`` is a player (three players) or a team (four players: 0 for
-    players 0 and 2, 1 for players 1 and 3), -1 when drawn; ``payoffs`` are per player, zero-sum:
-    stakes (three players) or the team's game points for both partners (four players)."""
-
-    winner: int
-    game_points: int
-    termination: TableTermination
-    payoffs: tuple[int, ...]
-
-    def returns(self) -> tuple[int, ...]:
-        return self.payoffs
 
 
 def _beats(c: int, best: int, trump: int) -> bool:
@@ -534,10 +493,8 @@ class TableDeal:
         self._mask = 0
 
     # ------------------------------------------------------------------ views
-    def information_state(self, player: int) -> Any:
-        """Exactly what ``player`` may know now (a :class:`~sixtysix_env.multiplayer.view.TableView`)."""
-        from .view import TableView
-
+    def information_state(self, player: int) -> TableView:
+        """Exactly what ``player`` may know now."""
         return TableView.of(self, player)
 
     def hidden_cards(self, player: int) -> int:
