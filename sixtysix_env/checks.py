@@ -11,10 +11,11 @@ never bools: ``True`` as a dealer or a card count is a bug in the caller.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from numbers import Real
 from operator import index
 
-__all__ = ["as_index", "check_int", "check_real"]
+__all__ = ["as_index", "check_bool", "check_choice", "check_int", "check_real", "is_choice"]
 
 
 def as_index(value: object) -> int | None:
@@ -60,9 +61,39 @@ def check_real(
         out = float(value)  # type: ignore[arg-type]
     except OverflowError:  # an int too large for a float
         out = math.inf
-    bound = f" above {lo}" if above else ("" if lo is None and hi is None else f" in {_range_text(lo, hi)}")
+    if above:
+        bound = f" above {lo}" + (f" and at most {hi}" if hi is not None else "")
+    else:
+        bound = "" if lo is None and hi is None else f" in {_range_text(lo, hi)}"
     if not math.isfinite(out):
         raise ValueError(f"{name}={value!r} is not allowed: use a finite number{bound}")
     if lo is not None and (out <= lo if above else out < lo) or hi is not None and out > hi:
         raise ValueError(f"{name}={value!r} is not allowed: use a finite number{bound}")
     return out
+
+
+def check_bool(name: str, value: object) -> bool:
+    """``value`` when it is True or False (a numpy bool too); 1, "yes" or None are refused."""
+    if isinstance(value, bool) or type(value).__module__ == "numpy" and type(value).__name__ == "bool":
+        return bool(value)
+    raise TypeError(f"{name}={value!r} is not allowed: use True or False")
+
+
+def is_choice(value: object, choice: object) -> bool:
+    """``value`` is ``choice``: equal, and no bool or float standing in for an int (``1.0 == 1``)."""
+    try:
+        if not bool(value == choice):
+            return False
+    except (TypeError, ValueError):  # an array compares element-wise
+        return False
+    if isinstance(value, bool) != isinstance(choice, bool):
+        return False
+    return not isinstance(choice, int) or as_index(value) is not None
+
+
+def check_choice(name: str, value: object, allowed: Iterable[object]) -> object:
+    """``value`` if it is one of ``allowed`` (see :func:`is_choice`), else a ``ValueError`` listing them."""
+    allowed = tuple(allowed)
+    if not any(is_choice(value, a) for a in allowed):
+        raise ValueError(f"{name}={value!r} is not allowed: choose one of {', '.join(repr(a) for a in allowed)}")
+    return value

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar
 
-from ..checks import as_index, check_int, check_real
+from ..checks import check_choice, check_int, check_real
 from ..rules import Rules, get_rules
 
 __all__ = [
@@ -27,23 +27,8 @@ EPISODES = ("deal", "match")
 
 def check_option(name: str, value: T, allowed: Iterable[object]) -> T:
     """``value`` if it is one of ``allowed``, else a ``ValueError`` that lists the choices."""
-    allowed = tuple(allowed)
-    if not any(_same_choice(value, a) for a in allowed):
-        choices = ", ".join(repr(a) for a in allowed)
-        raise ValueError(f"{name}={value!r} is not allowed: choose one of {choices}")
+    check_choice(name, value, allowed)
     return value
-
-
-def _same_choice(value: object, choice: object) -> bool:
-    """``value`` is ``choice``: equal, and no bool or float standing in for an int (``1.0 == 1``)."""
-    try:
-        if not bool(value == choice):
-            return False
-    except (TypeError, ValueError):  # an array compares element-wise
-        return False
-    if isinstance(value, bool) != isinstance(choice, bool):
-        return False
-    return not isinstance(choice, int) or as_index(value) is not None
 
 
 def rules_with_claiming(rules: str | Rules | None, claiming: str | None) -> Rules:

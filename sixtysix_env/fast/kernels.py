@@ -794,10 +794,10 @@ def _step_env(S, R, decks, hist, rng, cfg, seats, scale, i, a, rewards, done, wi
 
 @njit(**_JIT)
 def first_illegal(S, actions):
-    """Index of the first env whose action is not legal (a < 0 means no action), or -1."""
+    """Index of the first env whose action is not legal (-1 means no action), or -1."""
     for i in range(S.shape[0]):
         a = actions[i]
-        if a >= 0 and (a > 31 or not (legal_mask(S[i]) >> a) & 1):
+        if a != -1 and (a < 0 or a > 31 or not (legal_mask(S[i]) >> a) & 1):
             return i
     return -1
 
