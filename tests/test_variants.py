@@ -424,7 +424,7 @@ def test_any_toggle_combination_plays_correctly(rules, seed):
         ({"exchange_rank": 9}, "Rank"),
         ({"closing": "yes"}, "True or False"),
         ({"last_trick_bonus": 10.0}, "int"),
-        ({"closed_schwarz_points": 0}, "at least 1"),
+        ({"closed_schwarz_points": 0}, "1..99"),
     ],
 )
 def test_impossible_combinations_are_rejected_with_a_clear_error(changes, fragment):

@@ -1,6 +1,6 @@
-"""Registers the three- and four-player environments in PettingZoo's registry.
+"""The three- and four-player environments' ids in PettingZoo's registry.
 
-``sixtysix_env.registration.register_envs()`` calls :func:`register_multiplayer_envs`; then
+``sixtysix_env.registration`` registers them with the two-player env; then
 ``pettingzoo.make("aec", "sixtysix/sixtysix_three_v0", rules="marriage")`` works.
 """
 
@@ -10,9 +10,7 @@ __all__ = ["MULTIPLAYER_IDS", "register_multiplayer_envs"]
 
 MULTIPLAYER_IDS = {
     "sixtysix/sixtysix_three_v0": "sixtysix_env.envs.sixtysix_three_v0:env",
-    "sixtysix_three_v0": "sixtysix_env.envs.sixtysix_three_v0:env",
     "sixtysix/sixtysix_four_v0": "sixtysix_env.envs.sixtysix_four_v0:env",
-    "sixtysix_four_v0": "sixtysix_env.envs.sixtysix_four_v0:env",
 }
 
 
