@@ -309,7 +309,7 @@ def _changes_text(changes: dict[str, tuple[object, object]]) -> str:
 def _differences(rules: Any, base: Any) -> dict[str, tuple[object, object]]:
     out = {}
     for f in dataclasses.fields(rules):
-        a, b = getattr(rules, f.name), getattr(base, f.name)
+        a, b = getattr(rules, f.name), getattr(base, f.name, f.default)  # a subclass's own field: its default
         if f.name != "name" and a != b:
             out[f.name] = (a, b)
     return out
