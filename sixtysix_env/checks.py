@@ -67,14 +67,14 @@ def check_real(
         bound = "" if lo is None and hi is None else f" in {_range_text(lo, hi)}"
     if not math.isfinite(out):
         raise ValueError(f"{name}={value!r} is not allowed: use a finite number{bound}")
-    if lo is not None and (out <= lo if above else out < lo) or hi is not None and out > hi:
+    if (lo is not None and (out <= lo if above else out < lo)) or (hi is not None and out > hi):
         raise ValueError(f"{name}={value!r} is not allowed: use a finite number{bound}")
     return out
 
 
 def check_bool(name: str, value: object) -> bool:
     """``value`` when it is True or False (a numpy bool too); 1, "yes" or None are refused."""
-    if isinstance(value, bool) or type(value).__module__ == "numpy" and type(value).__name__ == "bool":
+    if isinstance(value, bool) or (type(value).__module__ == "numpy" and type(value).__name__ == "bool"):
         return bool(value)
     raise TypeError(f"{name}={value!r} is not allowed: use True or False")
 

@@ -20,8 +20,8 @@ from typing import Any, Protocol
 
 from .actions import CLOSE, EXCHANGE, GO_OUT, MARRIAGE, NUM_ACTIONS, PASS, action_label, action_str, actions_of
 from .actions import parse_action as parse_action_text
-from .checks import as_index, check_int
 from .cards import CARD_POINTS, NUM_CARDS, SUIT_MASK, Rank, card, card_str, cards_str, parse_cards
+from .checks import as_index, check_int
 from .rules import Rules, get_rules
 
 __all__ = [

@@ -68,8 +68,16 @@ from ..observers import ENCODERS, VECTOR_SIZE, encode_vector, observation_space
 from ..render import describe_outcome, render_deal
 from ..rewards import DEFAULT_SHAPING_SCALE, check_reward_scheme, step_rewards
 from ..rules import Rules
-from .options import EPISODES, check_agent, check_option, check_real, check_seed, deal_spec, given_deal
-from .options import rules_with_claiming
+from .options import (
+    EPISODES,
+    check_agent,
+    check_option,
+    check_real,
+    check_seed,
+    deal_spec,
+    given_deal,
+    rules_with_claiming,
+)
 from .wrappers import ClassicWrapper
 
 __all__ = ["env", "raw_env", "STATE_SIZE", "mask_array"]

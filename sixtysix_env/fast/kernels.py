@@ -786,8 +786,8 @@ def _step_env(S, R, decks, hist, rng, cfg, seats, scale, i, a, rewards, done, wi
             new_random_deal(S, R, decks, rng, i, cfg[C_DEALER_MODE], False)
             if cfg[C_OPPONENT] != NO_OPPONENT:
                 _skip_to_learner(S, R, decks, hist, rng, cfg, seats, i)
-    rewards[i, 0] = r0
-    rewards[i, 1] = -r0
+    rewards[i, 0] = r0 + 0.0  # never -0.0
+    rewards[i, 1] = 0.0 - r0
     if cfg[C_WRITE_OBS] != 0:
         _write_view(S, R, i, io[0], io[1])
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..cards import NUM_CARDS, cards_of
+from ..infostate import LegalMask
 from .table import TableDecision, TableOutcome
 
 if TYPE_CHECKING:
@@ -87,7 +88,7 @@ class TableView:
     last_winner: int
     history: tuple[int, ...]
     scores: tuple[int, ...]
-    legal_mask: int
+    legal_mask: LegalMask
     outcome: TableOutcome | None
 
     @classmethod
@@ -126,7 +127,7 @@ class TableView:
         v.last_winner = deal.last_winner
         v.history = tuple(deal.history)
         v.scores = deal.scores
-        v.legal_mask = deal.legal_mask() if not over and deal.current == player else 0
+        v.legal_mask = LegalMask(deal.legal_mask() if not over and deal.current == player else 0)
         v.outcome = deal.outcome
         return v
 
@@ -210,5 +211,5 @@ class TableView:
 
         return (
             f"<TableView {self.game} player={self.player} hand={cards_str(self.hand)} "
-            f"points={self.points} decision={self.decision}>"
+            f"points={self.points} decision={self.decision.name.lower() if self.decision is not None else 'over'}>"
         )
