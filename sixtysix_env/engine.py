@@ -14,11 +14,11 @@ tricks, drawing, going out under automatic claiming, scoring) on the way.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import index
 
 from .actions import CLOSE, EXCHANGE, GO_OUT, MARRIAGE, NUM_ACTIONS, PASS, action_label, action_str, actions_of
 from .actions import parse_action as parse_action_text
 from .cards import CARD_POINTS, NUM_CARDS, SUIT_MASK, Rank, card, card_str, cards_str, parse_cards
+from .checks import as_index, check_int
 from .deal_types import Decision, Outcome, RandomSource, Termination
 from .infostate import InfoState
 from .rules import Rules, get_rules
@@ -50,6 +50,23 @@ class IllegalActionError(ValueError):
         self.legal = list(legal)
         names = ", ".join(f"{a} ({action_str(a)})" for a in self.legal) or "none (the deal is over)"
         super().__init__(f"illegal action {action!r} in {position}: legal actions are {names}")
+
+
+def _check_scores(scores: object) -> tuple[int, int]:
+    """Match scores before a deal: two game-point totals of 0 or more."""
+    if isinstance(scores, str | bytes) or not isinstance(scores, Sequence) or len(scores) != 2:
+        raise ValueError(f"scores={scores!r} is not allowed: give (player 0's, player 1's) game points")
+    return (check_int("scores[0]", scores[0], 0), check_int("scores[1]", scores[1], 0))
+
+
+def _parse_place(where: str, cards: object) -> list[int]:
+    """The cards of one hand or the stock; a ValueError naming the place when unreadable."""
+    if not isinstance(cards, str) and not isinstance(cards, Sequence):
+        raise ValueError(f"{where}={cards!r} is not allowed: give a list of cards or a string such as 'QH TS 9C'")
+    try:
+        return parse_cards(cards)  # type: ignore[arg-type]
+    except ValueError as e:
+        raise ValueError(f"{where}: {e}") from None
 
 
 # Tables built once at import: who wins a trick, which follow cards beat the lead.
@@ -158,6 +175,10 @@ class Deal:
         r = get_rules(rules)
         if rng is None:
             raise ValueError("Deal.new needs an rng (random.Random or numpy Generator) for reproducible deals")
+        if not callable(getattr(rng, "shuffle", None)):
+            raise TypeError(f"rng={rng!r} is not allowed: use an object with shuffle(list), such as random.Random")
+        dealer = check_int("dealer", dealer, 0, 1)
+        scores = _check_scores(scores)
         deck = [c for c in range(NUM_CARDS) if r.deck_mask >> c & 1]
         rng.shuffle(deck)
         deck = [int(c) for c in deck]
@@ -181,25 +202,26 @@ class Deal:
         """A deal from given cards: ``hands[p]`` for each player, ``stock`` top first (its last card
         is the face-up trump card). Raises ``ValueError`` naming what is wrong with the arrangement."""
         r = get_rules(rules)
-        if len(hands) != 2:
-            raise ValueError(f"arrangement needs 2 hands, got {len(hands)}")
-        parsed_hands = tuple(tuple(parse_cards(h)) for h in hands)
-        parsed_stock = tuple(parse_cards(stock))
-        if dealer not in (0, 1):
-            raise ValueError(f"dealer must be 0 or 1, got {dealer!r}")
-        for p, h in enumerate(parsed_hands):
-            if len(h) != r.hand_size:
-                raise ValueError(f"hand {p} has {len(h)} cards; {r.name} rules deal {r.hand_size}")
-        if len(parsed_stock) != r.stock_size:
-            raise ValueError(f"stock has {len(parsed_stock)} cards; {r.name} rules leave {r.stock_size}")
+        dealer = check_int("dealer", dealer, 0, 1)
+        scores = _check_scores(scores)
+        if isinstance(hands, str) or not isinstance(hands, Sequence) or len(hands) != 2:
+            raise ValueError(f"hands={hands!r} is not allowed: give 2 hands (lists of cards or card strings)")
+        parsed_hands = tuple(tuple(_parse_place(f"hand {p}", h)) for p, h in enumerate(hands))
+        parsed_stock = tuple(_parse_place("stock", stock))
         seen: dict[int, str] = {}
         for where, cards in (("hand 0", parsed_hands[0]), ("hand 1", parsed_hands[1]), ("stock", parsed_stock)):
             for c in cards:
                 if not r.deck_mask >> c & 1:
                     raise ValueError(f"{card_str(c)} in {where} is not in the {r.deck_size}-card deck")
                 if c in seen:
-                    raise ValueError(f"duplicate card {card_str(c)} (in {seen[c]} and {where})")
+                    places = f"twice in {where}" if seen[c] == where else f"in {seen[c]} and {where}"
+                    raise ValueError(f"duplicate card {card_str(c)} ({places}): each card is dealt once")
                 seen[c] = where
+        for p, h in enumerate(parsed_hands):
+            if len(h) != r.hand_size:
+                raise ValueError(f"hand {p} has {len(h)} cards; {r.name} rules deal {r.hand_size}")
+        if len(parsed_stock) != r.stock_size:
+            raise ValueError(f"stock has {len(parsed_stock)} cards; {r.name} rules leave {r.stock_size}")
         missing = [c for c in range(NUM_CARDS) if r.deck_mask >> c & 1 and c not in seen]
         if missing:
             raise ValueError(f"missing cards: {cards_str(missing)}")
@@ -309,8 +331,10 @@ class Deal:
     def legal_actions(self) -> list[int]:
         return actions_of(self.legal_mask())
 
-    def is_legal(self, action: int) -> bool:
-        return 0 <= action < NUM_ACTIONS and bool(self.legal_mask() >> action & 1)
+    def is_legal(self, action: object) -> bool:
+        """Whether ``action`` (an int, numpy integer or 0-d integer array) is legal now."""
+        a = as_index(action)
+        return a is not None and 0 <= a < NUM_ACTIONS and bool(self.legal_mask() >> a & 1)
 
     def returns(self) -> tuple[int, int]:
         """Game points won (+) and lost (-) per player; (0, 0) while the deal runs or after a draw."""
@@ -396,11 +420,8 @@ class Deal:
         mask = self._mask
         if mask < 0:
             mask = self.legal_mask()
-        try:
-            a = index(action)
-        except TypeError:
-            raise IllegalActionError(action, actions_of(mask), self.describe()) from None
-        if not (0 <= a < NUM_ACTIONS and mask >> a & 1):
+        a = as_index(action)
+        if a is None or not (0 <= a < NUM_ACTIONS and mask >> a & 1):
             raise IllegalActionError(action, actions_of(mask), self.describe())
         self._mask = -1
         p = self.current
@@ -642,13 +663,15 @@ class Deal:
         h0, h1, stock, dealer = self.arrangement
         played = " ".join(action_str(x & 31) for x in self.history)
         return (
-            f"{self.rules.name}; dealer={dealer}; hands={cards_str(h0)} | {cards_str(h1)}; "
+            f"{self.rules.notation()}; dealer={dealer}; hands={cards_str(h0)} | {cards_str(h1)}; "
             f"stock={cards_str(stock)}; played={played}"
         )
 
     @classmethod
     def from_notation(cls, text: str, rules: Rules | None = None) -> Deal:
-        """Read :meth:`to_notation` text; ``rules`` overrides the preset named in it."""
+        """Read :meth:`to_notation` text; ``rules`` overrides the rules written in it."""
+        if not isinstance(text, str):
+            raise TypeError(f"position text must be a string, got {text!r}")
         parts = [p.strip() for p in text.split(";")]
         if len(parts) != 5:
             raise ValueError(
@@ -662,7 +685,10 @@ class Deal:
             fields[key.strip()] = value.strip()
         try:
             hands = fields["hands"].split("|")
-            deal = cls.from_arrangement(hands, fields["stock"], int(fields["dealer"]), rules or get_rules(parts[0]))
+            dealer = fields["dealer"]
+            if dealer not in ("0", "1"):
+                raise ValueError(f"bad dealer {dealer!r} in position text: write dealer=0 or dealer=1")
+            deal = cls.from_arrangement(hands, fields["stock"], int(dealer), get_rules(rules or parts[0]))
         except KeyError as e:
             raise ValueError(f"position text lacks the field {e.args[0]!r}") from None
         return deal.apply_all(fields["played"])

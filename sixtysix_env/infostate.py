@@ -17,9 +17,19 @@ from .cards import cards_str
 from .deal_types import Decision, Outcome, RandomSource
 from .rules import Rules
 
-__all__ = ["InfoState", "TRUMP_IN_STOCK", "TRUMP_WITH_ME", "TRUMP_WITH_OPPONENT", "TRUMP_PLAYED"]
+__all__ = ["InfoState", "LegalMask", "TRUMP_IN_STOCK", "TRUMP_WITH_ME", "TRUMP_WITH_OPPONENT", "TRUMP_PLAYED"]
 
 TRUMP_IN_STOCK, TRUMP_WITH_ME, TRUMP_WITH_OPPONENT, TRUMP_PLAYED = range(4)
+
+
+class LegalMask(int):
+    """An action bitmask (bit ``a`` set: action ``a`` legal) that can also be called, so
+    ``info.legal_mask()`` reads as ``deal.legal_mask()`` does; ``info.legal_mask`` stays an int."""
+
+    __slots__ = ()
+
+    def __call__(self) -> int:
+        return int(self)
 
 
 class InfoState:
@@ -99,7 +109,7 @@ class InfoState:
     trick_count: int
     history: tuple[int, ...]
     scores: tuple[int, int]
-    legal_mask: int
+    legal_mask: LegalMask
     outcome: Outcome | None
     _known: tuple[int, int]
     _deal_class: type
@@ -160,7 +170,7 @@ class InfoState:
         s.trick_count = deal.trick_count
         s.history = tuple(deal.history)
         s.scores = deal.scores
-        s.legal_mask = deal.legal_mask() if not over and deal.current == player else 0
+        s.legal_mask = LegalMask(deal.legal_mask() if not over and deal.current == player else 0)
         s.outcome = deal.outcome
         s._known = (deal.known[0], deal.known[1])
         s._deal_class = type(deal)
@@ -221,7 +231,8 @@ class InfoState:
     def __repr__(self) -> str:
         return (
             f"<InfoState player={self.player} hand={cards_str(self.hand)} trump={cards_str([self.trump_card])} "
-            f"stock={self.stock_size} points={self.points} decision={self.decision}>"
+            f"stock={self.stock_size} points={self.points} "
+            f"decision={self.decision.name.lower() if self.decision is not None else 'over'}>"
         )
 
     def __getstate__(self) -> dict[str, Any]:

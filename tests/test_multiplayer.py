@@ -546,6 +546,6 @@ def test_registered_in_pettingzoo_registry():
     three = pettingzoo.make("aec", "sixtysix/sixtysix_three_v0", rules="marriage")
     three.reset(seed=1)
     assert three.unwrapped.rules.name == "marriage" and three.num_agents == 3
-    four = pettingzoo.make("aec", "sixtysix_four_v0")
+    four = pettingzoo.make("aec", "sixtysix/sixtysix_four_v0")
     four.reset(seed=1)
     assert four.num_agents == 4 and four.metadata["name"] == "sixtysix_four_v0"

@@ -10,7 +10,5 @@ __all__ = ["MULTIPLAYER_IDS"]
 
 MULTIPLAYER_IDS = {
     "sixtysix/sixtysix_three_v0": "sixtysix_env.envs.sixtysix_three_v0:env",
-    "sixtysix_three_v0": "sixtysix_env.envs.sixtysix_three_v0:env",
     "sixtysix/sixtysix_four_v0": "sixtysix_env.envs.sixtysix_four_v0:env",
-    "sixtysix_four_v0": "sixtysix_env.envs.sixtysix_four_v0:env",
 }

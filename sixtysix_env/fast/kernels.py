@@ -793,18 +793,18 @@ def _step_env(S, R, decks, hist, rng, cfg, seats, scale, i, a, rewards, done, wi
             new_random_deal(S, R, decks, rng, i, cfg[C_DEALER_MODE], False)
             if cfg[C_OPPONENT] != NO_OPPONENT:
                 _skip_to_learner(S, R, decks, hist, rng, cfg, seats, i)
-    rewards[i, 0] = r0
-    rewards[i, 1] = -r0
+    rewards[i, 0] = r0 + 0.0  # never -0.0
+    rewards[i, 1] = 0.0 - r0
     if cfg[C_WRITE_OBS] != 0:
         _write_view(S, R, i, io[0], io[1])
 
 
 @njit(**_JIT)
 def first_illegal(S, actions):
-    """Index of the first env whose action is not legal (a < 0 means no action), or -1."""
+    """Index of the first env whose action is not legal (-1 means no action), or -1."""
     for i in range(S.shape[0]):
         a = actions[i]
-        if a >= 0 and (a > 31 or not (legal_mask(S[i]) >> a) & 1):
+        if a != -1 and (a < 0 or a > 31 or not (legal_mask(S[i]) >> a) & 1):
             return i
     return -1
 

@@ -20,7 +20,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..cards import Rank
+from ..cards import Rank, parse_cards
+from ..checks import check_int
 from ..engine import MAX_DEAL_ACTIONS, Decision, Termination
 from ..observers import BINARY_SIZE, VECTOR_LAYOUT, VECTOR_SIZE
 from ..rules import Rules, get_rules
@@ -247,14 +248,19 @@ def arrangement_rows(
     arrangements: Sequence[tuple[Sequence[int], Sequence[int], Sequence[int], int]], rules: Rules
 ) -> tuple[np.ndarray, np.ndarray]:
     """Deck rows and dealers from ``Deal.arrangement``-style tuples ``(hand0, hand1, stock top
-    first, dealer)``; a row is hand 0, hand 1, then the stock bottom first (the face-up card)."""
-    rows = np.empty((len(arrangements), rules.deck_size), dtype=np.int8)
-    dealers = np.empty(len(arrangements), dtype=np.int8)
+    first, dealer)`` (cards as ids or strings); a row is hand 0, hand 1, then the stock bottom
+    first (the face-up card). Raises ``ValueError``/``TypeError`` naming the arrangement."""
+    rows = np.empty((len(arrangements), rules.deck_size), dtype=np.int64)
+    dealers = np.empty(len(arrangements), dtype=np.int64)
     n, m = rules.hand_size, rules.stock_size
     for i, arr in enumerate(arrangements):
-        if len(arr) != 4:
+        if isinstance(arr, str) or not isinstance(arr, Sequence) or len(arr) != 4:
             raise ValueError(f"arrangement {i} must be (hand0, hand1, stock top first, dealer), got {arr!r}")
         h0, h1, stock, dealer = arr
+        try:
+            h0, h1, stock = parse_cards(h0), parse_cards(h1), parse_cards(stock)
+        except ValueError as e:
+            raise ValueError(f"arrangement {i}: {e}") from None
         if len(h0) != n or len(h1) != n or len(stock) != m:
             raise ValueError(
                 f"arrangement {i}: {rules.name} rules need hands of {n} and a stock of {m} cards, "
@@ -263,7 +269,7 @@ def arrangement_rows(
         rows[i, :n] = h0
         rows[i, n : 2 * n] = h1
         rows[i, 2 * n :] = list(reversed(stock))
-        dealers[i] = dealer
+        dealers[i] = check_int(f"dealer of arrangement {i}", dealer, 0, 1)
     return rows, dealers
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..cards import NUM_CARDS, cards_of, cards_str
 from ..deal_types import RandomSource
+from ..infostate import LegalMask
 from .table_types import TableDecision, TableOutcome
 
 __all__ = ["TableView"]
@@ -85,7 +86,7 @@ class TableView:
     last_winner: int
     history: tuple[int, ...]
     scores: tuple[int, ...]
-    legal_mask: int
+    legal_mask: LegalMask
     outcome: TableOutcome | None
     _deal_class: type
     """The class of the deal this view was taken from (``ThreeDeal`` or ``FourDeal``): ``sample``
@@ -128,7 +129,7 @@ class TableView:
         v.last_winner = deal.last_winner
         v.history = tuple(deal.history)
         v.scores = deal.scores
-        v.legal_mask = deal.legal_mask() if not over and deal.current == player else 0
+        v.legal_mask = LegalMask(deal.legal_mask() if not over and deal.current == player else 0)
         v.outcome = deal.outcome
         v._deal_class = type(deal)
         return v
@@ -208,5 +209,5 @@ class TableView:
     def __repr__(self) -> str:
         return (
             f"<TableView {self.game} player={self.player} hand={cards_str(self.hand)} "
-            f"points={self.points} decision={self.decision}>"
+            f"points={self.points} decision={self.decision.name.lower() if self.decision is not None else 'over'}>"
         )
