@@ -126,6 +126,9 @@ def _deal_body(deal: _AnyDeal) -> dict[str, Any]:
     else:
         dealer = deal.dealer
         cards = {"hands": [cards_str(h).split() for h in deal.dealt]}
+        cuts = getattr(deal, "cuts", ())  # the Russian four-player game's cut (nines shown first)
+        if cuts:
+            cards["cuts"] = cards_str(cuts).split()
         shift, label = 6, table_action_label
     low = (1 << shift) - 1
     actions = [{"seat": x >> shift, "action": x & low, "label": label(x & low)} for x in deal.history]
@@ -271,7 +274,11 @@ def _start_deal(body: dict, game: str, rules: Any, where: str) -> _AnyDeal:
         cls = GAMES[game][0]
         if len(scores) != cls.n_sides:
             raise ValueError(f"scores must have {cls.n_sides} entries, got {list(scores)!r}")
+        if body.get("cuts"):
+            return cls.from_arrangement(hands, dealer, rules, scores, cuts=_need(body, "cuts", list, where))
         return cls.from_arrangement(hands, dealer, rules, scores)
+    except TypeError:
+        raise _fail(where, "this record has a cut ('cuts'), which this version's engine does not know") from None
     except ValueError as e:
         if str(e).startswith("bad game record"):
             raise

@@ -49,6 +49,9 @@ def move_text(deal: Any, action: int) -> str:
     becomes "draw from the stock", "keep 9♥" or "show no marriage", a marriage names its cards."""
     two = _two_player(deal)
     if action < NUM_CARDS:
+        if not two and deal.decision not in (TableDecision.LEAD, TableDecision.FOLLOW):
+            # a card named in a round before play (the Russian four-player game): discard, commit, ...
+            return f"{deal.decision.name.lower().replace('_', ' ')}: {card_symbol(action)}"
         return f"{'lead' if _leading(deal) else 'play'} {card_symbol(action)}"
     if MARRIAGE <= action < MARRIAGE + 4:
         suit = action - MARRIAGE
@@ -70,8 +73,10 @@ def move_text(deal: Any, action: int) -> str:
                 Decision.CLAIM: "do not go out (let the deal be scored)",
             }.get(deal.decision, "pass")
     else:
-        if action == PASS:
-            return "show no marriage" if deal.decision == TableDecision.PARTNER_MARRIAGE else "do not go out"
+        if action == PASS and deal.decision == TableDecision.PARTNER_MARRIAGE:
+            return "show no marriage"
+        if action == PASS and deal.decision == TableDecision.CLAIM:
+            return "do not go out"
         if action == GO_OUT:
             return "go out (claim 66 for the team)"
         if CHOOSE_TRUMP <= action < CHOOSE_TRUMP + 4:
@@ -181,7 +186,7 @@ def outcome_text(deal: Any, names: Sequence[str]) -> str:
             Termination.PLAYED_OUT: "by taking the last trick"
             if deal.rules.played_out_winner == "last_trick"
             else "on points, all tricks played",
-        }[out.termination]
+        }.get(out.termination, f"({out.termination.name.lower().replace('_', ' ')})")
         return f"{winner} won the deal {how} ({pts}): {_plural(g, 'game point')}"
     if deal.n_sides == deal.n_players:  # three players: settled in stakes
         takes = ", ".join(f"{-x} from {names[p]}" for p, x in enumerate(out.payoffs) if x < 0)
@@ -191,5 +196,5 @@ def outcome_text(deal: Any, names: Sequence[str]) -> str:
         TableTermination.WENT_OUT: "by going out with 66",
         TableTermination.FALSE_CLAIM: f"because {other} went out without 66",
         TableTermination.PLAYED_OUT: "by taking the last trick (nobody reached 66)",
-    }[out.termination]
+    }.get(out.termination, f"({out.termination.name.lower().replace('_', ' ')})")
     return f"{winner} won the deal {how} ({pts}): {_plural(g, 'game point')}"

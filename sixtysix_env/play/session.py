@@ -13,13 +13,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from ..cards import card_symbol, cards_of
-from ..engine import Deal
+from ..cards import NUM_CARDS, card_symbol, cards_of
+from ..engine import Deal, Decision
 from ..match import Match
 from ..multiplayer import FourDeal, TableMatch, ThreeDeal
+from ..multiplayer.table import TableDecision
 from ..textplay import match_score_text, move_text, outcome_text, step_notes
 from .moves import EntryError, keyed_moves, moves_text, parse_entry
-from .view import prompt_text, table_text, tricks_played
+from .view import Trick, prompt_text, table_text, trick_text
 
 __all__ = ["Seats", "Session", "Ending", "help_text", "describe_seats"]
 
@@ -140,6 +141,8 @@ class Session:
 
     def _play_deal(self, match: Any, number: int) -> str:
         deal = match.deal
+        self.tricks: list[Trick] = []
+        self._trick: list[tuple[int, int]] = []
         self._deal_header(deal, match, number)
         while not deal.is_over:
             p = deal.current_player
@@ -176,7 +179,18 @@ class Session:
             return None
         return int(action)
 
+    def _follow_tricks(self, before: Any, after: Any, p: int, action: int) -> None:
+        """Keep the finished tricks (public): the cards played in lead and follow decisions."""
+        two = isinstance(after, Deal)
+        plays = (Decision.LEAD, Decision.FOLLOW) if two else (TableDecision.LEAD, TableDecision.FOLLOW)
+        if action < NUM_CARDS and before.decision in plays:
+            self._trick.append((p, action))
+        if after.trick_count > before.trick_count:
+            self.tricks.append((self._trick, after.leader if two else after.last_winner))
+            self._trick = []
+
     def _announce(self, before: Any, after: Any, p: int, action: int) -> None:
+        self._follow_tricks(before, after, p, action)
         names = self.names
         notes = step_notes(before, after, names)
         me = self.seats.human
@@ -194,7 +208,7 @@ class Session:
     def _show(self, deal: Any) -> None:
         view = deal.information_state(self.seats.human)
         self.say()
-        self.say(table_text(view, self.names, self.recall))
+        self.say(table_text(view, self.names, self.recall, self.tricks))
         self.say(prompt_text(view, self.names))
         self.say(moves_text(keyed_moves(view)))
 
@@ -223,22 +237,21 @@ class Session:
             elif choice == "show":
                 self._show(deal)
             elif choice == "tricks":
-                self._tricks(view)
+                self._tricks()
             elif choice == "quit":
                 self.say("You stopped the game.")
                 return "quit"
             else:
                 return int(choice)
 
-    def _tricks(self, view: Any) -> None:
+    def _tricks(self) -> None:
         if self.recall == "human":
             self.say("  (human recall: only the last trick is shown, as at a real table)")
             return
-        done = tricks_played(view)
-        if not done:
+        if not self.tricks:
             self.say("  no trick has been played yet")
-        for i, trick in enumerate(done, start=1):
-            self.say(f"  {i:>2}. " + ", ".join(f"{self.names[p]} {card_symbol(c)}" for p, c in trick))
+        for i, trick in enumerate(self.tricks, start=1):
+            self.say(f"  {i:>2}. {trick_text(trick, self.names)}")
 
 
 def describe_seats(seats: Seats, names: Sequence[str]) -> str:
