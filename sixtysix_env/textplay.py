@@ -77,6 +77,8 @@ def move_text(deal: Any, action: int) -> str:
             return "show no marriage"
         if action == PASS and deal.decision == TableDecision.CLAIM:
             return "do not go out"
+        if action == PASS:  # the Russian four-player game's rounds, named so on main and beyond
+            return {"REDEAL": "play on (no redeal)", "BID": "name no contract"}.get(deal.decision.name, "pass")
         if action == GO_OUT:
             return "go out (claim 66 for the team)"
         if CHOOSE_TRUMP <= action < CHOOSE_TRUMP + 4:

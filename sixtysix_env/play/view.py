@@ -170,4 +170,5 @@ def prompt_text(view: Any, names: Sequence[str]) -> str:
         return f"Your partner {names[view.leader]} leads. Show a marriage?"
     if d == TableDecision.CLAIM:
         return "Your team may go out now (claim 66)."
-    return f"Your decision: {d.name.lower().replace('_', ' ')}."
+    rounds = {"REDEAL": "Demand a redeal, or play on?", "BID": "Name a contract, or pass?"}
+    return rounds.get(d.name, f"Your decision: {d.name.lower().replace('_', ' ')}.")
