@@ -235,10 +235,21 @@ def _check_header(record: Any) -> tuple[str, str]:
     return kind, game
 
 
+_RETIRED_RULES: dict[str, dict[str, object]] = {"two": {"closed_schwarz_points": 3}}
+"""Rules fields a version-1 record may hold that a rules dataclass no longer has, with the value
+that meant what the rules now do without the field: a record holding that value reads as before,
+another value is refused (the game it describes cannot be played any more)."""
+
+
 def _rules_from(record: dict, game: str) -> Any:
-    data = _need(record, "rules", dict, "")
+    data = dict(_need(record, "rules", dict, ""))
     cls = GAMES[game][1]
     names = {f.name for f in dataclasses.fields(cls)}
+    for field, same in _RETIRED_RULES.get(game, {}).items():
+        if field in data and field not in names:
+            value = data.pop(field)
+            if value != same:
+                raise _fail("rules: ", f"{field}={value!r} is a rule this version no longer has (only {same!r} reads)")
     unknown = sorted(set(data) - names)
     if unknown:
         raise _fail(
