@@ -172,6 +172,9 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None, stdout
         return 2
     try:
         return _show(replay_lines(record, args.file, args.deal), args.step, inp, out)
+    except KeyboardInterrupt:  # Ctrl-C while stepping
+        print("\n(stopped)", file=out)
+        return 0
     except BrokenPipeError:  # the reader went away (| head): stop quietly, also at exit
         if out is sys.stdout:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

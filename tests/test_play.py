@@ -237,3 +237,28 @@ def test_record_file_is_json_with_suit_symbols(tmp_path) -> None:
     assert re.search(r'"label": "play [0-9JQKA]{1,2}[♣♠♥♦]"', text)
     assert json.loads(text)["format"] == "sixtysix-record"
     assert re.fullmatch(r"\d{8}-\d{6}-two-standard-deal\.json", files[0].name)
+
+
+class InterruptAfter(io.StringIO):
+    """stdin that gives some lines, then behaves as if the person pressed Ctrl-C."""
+
+    def __init__(self, lines: int) -> None:
+        super().__init__("1\n" * lines)
+        self.left = lines
+
+    def readline(self, *args) -> str:  # type: ignore[override]
+        if self.left == 0:
+            raise KeyboardInterrupt
+        self.left -= 1
+        return super().readline(*args)
+
+
+def test_ctrl_c_stops_like_quit_and_saves(tmp_path) -> None:
+    out = io.StringIO()
+    code = main(
+        ["--opponent", "random", "--seed", "3", "--records", str(tmp_path)], stdin=InterruptAfter(3), stdout=out
+    )
+    text = out.getvalue()
+    assert code == 0 and "Interrupted: the game stops here." in text and "Traceback" not in text
+    record = load_record(next(tmp_path.glob("*.json")))
+    assert record["meta"]["ended"] == "interrupted" and record["outcome"] is None

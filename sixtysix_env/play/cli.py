@@ -192,8 +192,8 @@ def _save(record: dict, folder: str, seats: Seats, episode: str, started: dateti
 
 
 def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
-    """Play from the command line; returns 0 (also after quit or end of input), 1 if an agent
-    failed, 2 for bad options (argparse's exit)."""
+    """Play from the command line; returns 0 (also after quit, end of input or Ctrl-C), 1 if an
+    agent failed, 2 for bad options (argparse's exit)."""
     parser = _parser()
     args = parser.parse_args(argv)
     inp = stdin if stdin is not None else sys.stdin
@@ -220,7 +220,12 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None, stdout
 
     echo = not (hasattr(inp, "isatty") and inp.isatty())
     session = Session(seats, args.episode, seed, inp, out, recall=args.recall, echo=echo)
-    ending = session.run()
+    try:
+        ending = session.run()
+    except KeyboardInterrupt:  # Ctrl-C: stop like quit, keep what was played
+        ending = session.ending
+        ending.status = "interrupted"
+        print("\nInterrupted: the game stops here.", file=out)
     _summary(ending, seats, shown, args.episode, out)
     played = sum(len(d.history) for d in ending.deals)
     if not args.no_record:
@@ -229,7 +234,7 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None, stdout
         else:
             try:
                 path = _save(_record(ending, seats, args, seed, started), args.records, seats, args.episode, started)
-            except OSError as e:
+            except (OSError, ValueError) as e:  # ValueError: a deal cut off in the middle of a move
                 print(f"Could not save the record in {args.records}: {e}", file=out)
             else:
                 print(f"Record saved: {path}", file=out)

@@ -113,8 +113,9 @@ class Session:
 
     # ------------------------------------------------------------------ the game
     def run(self) -> Ending:
+        """Play to the end; ``self.ending`` holds the game so far also if ``run`` is interrupted."""
         match = self._new_match()
-        ending = Ending("finished", [match.deal], match)
+        ending = self.ending = Ending("finished", [match.deal], match)
         number = 1
         while True:
             status = self._play_deal(match, number)
