@@ -207,7 +207,8 @@ def test_a_bot_that_fails_mid_game_ends_it_cleanly(tmp_path, monkeypatch) -> Non
     code, text, files = play(["--opponent", f"{bot}:Flaky", "--seed", "2"], always_first(), tmp_path)
     assert code == 1
     assert "raised RuntimeError: out of ideas. The game stops here." in text
-    assert load_record(files[0])["meta"]["ended"] == "agent failed"
+    meta = load_record(files[0])["meta"]
+    assert meta["ended"] == "agent failed" and "out of ideas" in meta["failure"]
 
 
 @pytest.mark.parametrize(

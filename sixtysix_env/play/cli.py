@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import sys
 from collections.abc import Sequence
 from datetime import datetime, timezone
@@ -132,7 +133,8 @@ def _agents(
             spec = parse_agent_spec(text)
             agent = spec.make()
         except ImportError as e:
-            parser.error(f"{option} {text}: cannot load it ({e}); the ppo agent needs the train extra")
+            extra = "; the ppo agent needs the train extra" if text.startswith("ppo") else ""
+            parser.error(f"{option} {text}: cannot load it ({e}){extra}")
         except ValueError as e:
             parser.error(f"{option} {text}: {e}")
         if text not in probed:  # tried on a spare copy, so the seat's agent starts fresh
@@ -174,6 +176,7 @@ def _record(ending: Ending, seats: Seats, args: argparse.Namespace, seed: int, s
         "agents": seats.specs,
         "recall": args.recall,
         "ended": ending.status,
+        **({"failure": ending.message} if ending.message else {}),
     }
     if args.episode == "match":
         return match_record(ending.deals, players=seats.names, meta=meta)
@@ -181,7 +184,8 @@ def _record(ending: Ending, seats: Seats, args: argparse.Namespace, seed: int, s
 
 
 def _save(record: dict, folder: str, seats: Seats, episode: str, started: datetime) -> Path:
-    stem = f"{started:%Y%m%d-%H%M%S}-{seats.game}-{seats.rules.name}-{episode}"
+    rules = re.sub(r"[^A-Za-z0-9_.]+", "-", seats.rules.name).strip("-.") or "rules"  # safe in any file system
+    stem = f"{started:%Y%m%d-%H%M%S}-{seats.game}-{rules}-{episode}"
     base = Path(folder)
     path = base / f"{stem}.json"
     k = 2

@@ -66,7 +66,8 @@ class Seats:
 
 @dataclass
 class Ending:
-    """How a session ended: ``status`` is finished, quit, input ended or agent failed."""
+    """How a session ended: ``status`` is finished, quit, input ended, interrupted or agent failed
+    (then ``message`` says which agent and how)."""
 
     status: str
     deals: list[Any] = field(default_factory=list)
@@ -94,11 +95,9 @@ class Session:
         master = random.Random(seed)
         self.deal_rng = random.Random(master.getrandbits(64))
         self.agent_rng = random.Random(master.getrandbits(64))
-        n = len(seats.names)
         # In the person's screens the person is "you"; announcements use the same names.
         self.names = list(seats.names)
         self.names[seats.human] = "you"
-        self.n = n
         self.failure = ""
 
     # ------------------------------------------------------------------ output
@@ -120,7 +119,7 @@ class Session:
         while True:
             status = self._play_deal(match, number)
             if status != "finished":
-                ending.status = status
+                ending.status, ending.message = status, self.failure
                 return ending
             deal = match.deal
             self.say(f"Result: {outcome_text(deal, self.names)}.")
