@@ -263,3 +263,12 @@ def test_ctrl_c_stops_like_quit_and_saves(tmp_path) -> None:
     assert code == 0 and "Interrupted: the game stops here." in text and "Traceback" not in text
     record = load_record(next(tmp_path.glob("*.json")))
     assert record["meta"]["ended"] == "interrupted" and record["outcome"] is None
+
+
+def test_explicit_claiming_two_players_and_a_safe_file_name(tmp_path) -> None:
+    code, text, files = play(
+        ["--opponent", "random", "--seed", "3", "--claiming", "explicit"], always_first(), tmp_path
+    )
+    assert code == 0 and "explicit claiming" in text
+    assert re.fullmatch(r"\d{8}-\d{6}-two-[A-Za-z0-9_.-]+-deal\.json", files[0].name)
+    assert load_record(files[0])["rules"]["claiming"] == "explicit"
