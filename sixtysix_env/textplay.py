@@ -26,6 +26,8 @@ __all__ = [
     "outcome_text",
     "match_score_text",
     "suit_symbol",
+    "AsciiWriter",
+    "writer_for",
 ]
 
 SUITS = "♣♠♥♦"
@@ -200,3 +202,36 @@ def outcome_text(deal: Any, names: Sequence[str]) -> str:
         TableTermination.PLAYED_OUT: "by taking the last trick (nobody reached 66)",
     }.get(out.termination, f"({out.termination.name.lower().replace('_', ' ')})")
     return f"{winner} won the deal {how} ({pts}): {_plural(g, 'game point')}"
+
+
+_ASCII = str.maketrans({"♣": "C", "♠": "S", "♥": "H", "♦": "D", "·": "|", "—": "-", "─": "-", "→": "->", "…": "..."})
+
+
+class AsciiWriter:
+    """A text stream that writes suit symbols as letters (Q♥ as QH) and the other signs in ASCII,
+    for terminals and pipes whose encoding has no ♥."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        return self.stream.write(text.translate(_ASCII).encode("ascii", "replace").decode("ascii"))
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def isatty(self) -> bool:
+        return bool(getattr(self.stream, "isatty", lambda: False)())
+
+
+def writer_for(stream: Any, ascii_only: bool = False) -> Any:
+    """``stream`` itself if it can write the suit symbols (and ``ascii_only`` is off), else an
+    :class:`AsciiWriter` around it."""
+    encoding = getattr(stream, "encoding", None)
+    if not ascii_only:
+        try:
+            "♣♠♥♦·—─→".encode(encoding or "utf-8")
+            return stream
+        except (LookupError, UnicodeEncodeError):
+            pass
+    return AsciiWriter(stream)

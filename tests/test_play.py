@@ -272,3 +272,19 @@ def test_explicit_claiming_two_players_and_a_safe_file_name(tmp_path) -> None:
     assert code == 0 and "explicit claiming" in text
     assert re.fullmatch(r"\d{8}-\d{6}-two-[A-Za-z0-9_.-]+-deal\.json", files[0].name)
     assert load_record(files[0])["rules"]["claiming"] == "explicit"
+
+
+def test_ascii_output_where_suit_symbols_cannot_be_shown(tmp_path) -> None:
+    raw = io.BytesIO()
+    out = io.TextIOWrapper(raw, encoding="ascii", write_through=True)
+    code = main(["--opponent", "random", "--seed", "4", "--no-record"], stdin=io.StringIO(always_first()), stdout=out)
+    text = raw.getvalue().decode("ascii")
+    assert code == 0 and "won the deal" in text and "your hand" in text
+    assert re.search(r"your hand  ([0-9JQKA]{1,2}[CSHD] ?)+", text)
+    flag = io.StringIO()
+    main(
+        ["--opponent", "random", "--seed", "4", "--no-record", "--ascii"],
+        stdin=io.StringIO(always_first()),
+        stdout=flag,
+    )
+    assert flag.getvalue() == text

@@ -15,7 +15,7 @@ from ..agents.spec import parse_agent_spec
 from ..multiplayer.rules import FOUR_PRESETS, THREE_PRESETS
 from ..records import match_record, save_record, to_record
 from ..rules import PRESETS
-from ..textplay import match_score_text, side_label
+from ..textplay import match_score_text, side_label, writer_for
 from .session import GAME_CLASSES, Ending, Seats, Session, describe_seats
 
 __all__ = ["main"]
@@ -75,6 +75,11 @@ def _parser() -> argparse.ArgumentParser:
         help="folder for the game record (default: ./sixtysix-records)",
     )
     p.add_argument("--no-record", action="store_true", help="do not save a record")
+    p.add_argument(
+        "--ascii",
+        action="store_true",
+        help="cards as QH instead of suit symbols (automatic where the terminal cannot show them)",
+    )
     return p
 
 
@@ -201,7 +206,7 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None, stdout
     parser = _parser()
     args = parser.parse_args(argv)
     inp = stdin if stdin is not None else sys.stdin
-    out = stdout if stdout is not None else sys.stdout
+    out = writer_for(stdout if stdout is not None else sys.stdout, args.ascii)
     game = GAMES[args.players]
     n = args.players
     if not args.name.strip() or len(args.name) > 30:
