@@ -38,6 +38,7 @@ def test_a_whole_deal_against_random(tmp_path) -> None:
     result = re.search(r"Result: (you|random) won the deal .*: (\d) game points?\.", text)
     assert result, text[-500:]
     assert len(files) == 1 and f"Record saved: {files[0]}" in text
+    assert "Score (game points): you " in text
     assert f"python -m sixtysix_env.replay {files[0]}" in text
     record = load_record(files[0])
     deal = from_record(record)
@@ -74,7 +75,7 @@ def test_a_match_is_played_to_its_target(tmp_path) -> None:
     record = load_record(files[0])
     assert record["kind"] == "match" and record["over"] is True
     assert max(record["final_scores"]) >= 11
-    assert text.count("Match score: ") == len(record["deals"])
+    assert text.count("Match score (game points): ") == len(record["deals"])
     assert len(from_record(record)) == len(record["deals"])
 
 

@@ -123,9 +123,11 @@ class Session:
                 return ending
             deal = match.deal
             self.say(f"Result: {outcome_text(deal, self.names)}.")
+            unit = "stakes" if self.seats.game == "three" else "game points"
             if self.episode == "deal":
+                self.say(f"Score ({unit}): {match_score_text(match.scores, deal, self.names)}")
                 return ending
-            self.say(f"Match score: {match_score_text(match.scores, deal, self.names)}")
+            self.say(f"Match score ({unit}): {match_score_text(match.scores, deal, self.names)}")
             if match.is_over:
                 return ending
             match.next_deal()
