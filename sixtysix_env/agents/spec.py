@@ -19,11 +19,13 @@ import importlib.util
 import inspect
 import math
 import sys
+import types
+import typing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import agent_names, make_agent
+from . import AGENTS, agent_names, make_agent
 from .base import Agent
 
 __all__ = ["AgentSpec", "load_attribute", "parse_agent_spec"]
@@ -42,12 +44,14 @@ class AgentSpec:
 
     def make(self) -> Agent:
         if not self.source:
+            check_option_types(_registered(self.name), self.options, self.label)
             return make_agent(self.name, **dict(self.options))
         factory = load_attribute(self.source, self.attribute)
         try:
             inspect.signature(factory).bind(**dict(self.options))
         except (TypeError, ValueError) as e:
             raise ValueError(f"bad options for agent {self.label!r}: {e}") from None
+        check_option_types(factory, self.options, self.label)
         agent = factory(**dict(self.options))
         if not callable(getattr(agent, "act", None)):
             raise ValueError(f"{self.label!r} built {agent!r}, which has no act(info, rng) method")
@@ -55,6 +59,47 @@ class AgentSpec:
             with contextlib.suppress(AttributeError):
                 agent.name = self.attribute
         return agent
+
+
+def _registered(name: str) -> Any:
+    factory = AGENTS.get(name)
+    if isinstance(factory, str):
+        module, _, attr = factory.partition(":")
+        factory = getattr(importlib.import_module(module), attr)
+    return factory
+
+
+_SIMPLE = {int: "an int", float: "a number", str: "a text", bool: "true or false", type(None): "none"}
+
+
+def check_option_types(factory: Any, options: tuple[tuple[str, Any], ...], label: str) -> None:
+    """Options whose annotated type is plain (int, float, str, bool, None and their unions) must
+    match it: ``samples=1e9`` is a float where an int is asked. Other annotations are not checked."""
+    if factory is None or not options:
+        return
+    try:
+        hints = typing.get_type_hints(factory.__init__ if inspect.isclass(factory) else factory)
+    except Exception:  # unresolvable annotations: leave the check to the factory
+        return
+    for key, value in options:
+        hint = hints.get(key)
+        if hint is None:
+            continue
+        union = typing.get_origin(hint) in (typing.Union, types.UnionType)
+        allowed = typing.get_args(hint) if union else (hint,)
+        if not all(a in _SIMPLE for a in allowed):
+            continue
+        if isinstance(value, bool):
+            ok = bool in allowed
+        elif isinstance(value, int):
+            ok = int in allowed or float in allowed
+        else:
+            ok = type(value) in allowed
+        if not ok:
+            expected = " or ".join(_SIMPLE[a] for a in allowed)
+            raise ValueError(
+                f"option {key}={value!r} of agent {label!r} must be {expected}, got {type(value).__name__} {value!r}"
+            )
 
 
 def load_attribute(source: str, attribute: str) -> Any:
