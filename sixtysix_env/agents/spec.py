@@ -154,8 +154,9 @@ def _is_source(part: str) -> bool:
     return part.endswith(".py") or "/" in part or "\\" in part or "." in part
 
 
-def parse_agent_spec(spec: str) -> AgentSpec:
-    """``"pimc:samples=40"``, ``"mybot.py:MyBot"`` or ``"pkg.mod:Bot:depth=2"`` -> an AgentSpec.
+def parse_agent_spec(spec: str, label: str | None = None) -> AgentSpec:
+    """``"pimc:samples=40"``, ``"mybot.py:MyBot"`` or ``"pkg.mod:Bot:depth=2"`` -> an AgentSpec;
+    ``label`` names it in tables (default: the text itself).
 
     The agent is built once here, so a bad name, file, class or option fails before any game."""
     if not isinstance(spec, str) or not spec.strip():
@@ -182,6 +183,8 @@ def parse_agent_spec(spec: str) -> AgentSpec:
         if not sep or not key.strip():
             raise ValueError(f"bad agent option {p!r} in {spec!r}: write name:key=value[:key=value]")
         options.append((key.strip(), _option_value(value.strip())))
-    out = AgentSpec(text, attribute or head, tuple(options), source, attribute)
+    if label is not None and (not isinstance(label, str) or not label.strip() or "," in label):
+        raise ValueError(f"label must be a non-empty text without commas, got {label!r}")
+    out = AgentSpec(label or text, attribute or head, tuple(options), source, attribute)
     out.make()  # fail now, in the parent, on bad options
     return out
