@@ -23,12 +23,13 @@ import types
 import typing
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from . import AGENTS, agent_names, make_agent
 from .base import Agent
 
-__all__ = ["AgentSpec", "load_attribute", "parse_agent_spec"]
+__all__ = ["AgentSpec", "check_option_types", "load_attribute", "load_module", "parse_agent_spec"]
 
 
 @dataclass(frozen=True)
@@ -102,8 +103,9 @@ def check_option_types(factory: Any, options: tuple[tuple[str, Any], ...], label
             )
 
 
-def load_attribute(source: str, attribute: str) -> Any:
-    """``attribute`` of a Python file (``source`` ends in ``.py``) or of an importable module."""
+def load_module(source: str) -> ModuleType:
+    """A Python file (``source`` ends in ``.py``, imported once per process under a name made from
+    its path) or an importable module; a ValueError saying what failed."""
     if source.endswith(".py"):
         path = Path(source).expanduser().resolve()
         if not path.is_file():
@@ -121,11 +123,16 @@ def load_attribute(source: str, attribute: str) -> Any:
             except BaseException as e:
                 del sys.modules[key]
                 raise ValueError(f"importing {source!r} failed: {type(e).__name__}: {e}") from e
-    else:
-        try:
-            module = importlib.import_module(source)
-        except ImportError as e:
-            raise ValueError(f"cannot import module {source!r}: {e}") from e
+        return module
+    try:
+        return importlib.import_module(source)
+    except ImportError as e:
+        raise ValueError(f"cannot import module {source!r}: {e}") from e
+
+
+def load_attribute(source: str, attribute: str) -> Any:
+    """``attribute`` of a Python file (``source`` ends in ``.py``) or of an importable module."""
+    module = load_module(source)
     try:
         return getattr(module, attribute)
     except AttributeError:

@@ -111,13 +111,14 @@ def play_deal(
 def _decide(deal: Deal, p: int, agent: Agent, rng: random.Random, clock: tuple[list[float], list[int]] | None) -> int:
     info = deal.information_state(p)
     start = time.process_time()
-    action = agent.act(info, rng)
-    if clock is not None:
-        # a bot in another process reports its own time (tournament); else this process's CPU time
-        spent = getattr(agent, "last_seconds", None)
-        clock[0][p] += spent if spent is not None else time.process_time() - start
-        clock[1][p] += 1
-    return action
+    try:
+        return agent.act(info, rng)
+    finally:
+        if clock is not None:
+            # a bot in another process reports its own time (tournament); else this process's CPU time
+            spent = getattr(agent, "last_seconds", None)
+            clock[0][p] += spent if spent is not None else time.process_time() - start
+            clock[1][p] += 1
 
 
 def _refereed_deal(

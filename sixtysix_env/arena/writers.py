@@ -16,7 +16,17 @@ from pathlib import Path
 from .play import DealRecord, FaultRecord
 from .results import ArenaResult
 
-__all__ = ["OUTPUT_FILES", "Section", "sections", "summary_html", "summary_markdown", "table", "write_results"]
+__all__ = [
+    "OUTPUT_FILES",
+    "Section",
+    "html_page",
+    "sections",
+    "summary_html",
+    "summary_markdown",
+    "table",
+    "write_csvs",
+    "write_results",
+]
 
 OUTPUT_FILES = ("summary.md", "summary.html", "pairs.csv", "elo.csv", "deals.csv", "timing.csv", "faults.csv")
 
@@ -176,6 +186,12 @@ def write_results(res: ArenaResult, out: str | Path) -> Path:
     path.mkdir(parents=True, exist_ok=True)
     (path / "summary.md").write_text(summary_markdown(res), encoding="utf-8")
     (path / "summary.html").write_text(summary_html(res), encoding="utf-8")
+    write_csvs(res, path)
+    return path
+
+
+def write_csvs(res: ArenaResult, path: Path) -> None:
+    """``pairs.csv``, ``elo.csv``, ``deals.csv``, ``timing.csv`` and ``faults.csv`` into ``path``."""
     pair_header = [
         "a",
         "b",
@@ -219,4 +235,3 @@ def write_results(res: ArenaResult, out: str | Path) -> Path:
     _write_csv(path / "timing.csv", ["agent", "decisions", "mean_ms_per_decision"], timing)
     fault_fields = [f.name for f in dataclasses.fields(FaultRecord) if f.name != "pair"]
     _write_csv(path / "faults.csv", fault_fields, [[getattr(f, n) for n in fault_fields] for f in res.faults])
-    return path
