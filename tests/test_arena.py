@@ -330,3 +330,29 @@ def test_cli_takes_a_file_bot(tmp_path, capsys) -> None:
     assert f"{bot}:EagerBot" in (out / "summary.md").read_text()
     html = (out / "summary.html").read_text()
     assert html.startswith("<!DOCTYPE html>") and "<td>heuristic</td>" in html
+
+
+# ------------------------------------------------------------------ game records
+def test_records_one_match_record_per_match(tmp_path) -> None:
+    from sixtysix_env.records import from_record, load_record
+
+    res = run_arena(["heuristic", "pimc:samples=2"], deals=3, block=2, seed=1, records=tmp_path / "rec")
+    folder = tmp_path / "rec" / "heuristic-vs-pimc_samples=2"
+    files = sorted(folder.glob("*.json"))
+    assert len(files) == len(res.match_records)
+    for m in res.match_records:
+        record = load_record(folder / f"block{m.block}-track{m.track}-match{m.match}.json")
+        assert record["kind"] == "match" and record["meta"]["source"] == "arena"
+        seats = ["heuristic", "pimc:samples=2"] if m.track == 0 else ["pimc:samples=2", "heuristic"]
+        assert record["players"] == seats
+        a_seat = m.track
+        assert record["final_scores"][a_seat] == m.score_a and record["final_scores"][1 - a_seat] == m.score_b
+        assert len(from_record(record)) == m.deals == len(record["meta"]["deals"])
+
+
+def test_records_folder_is_checked_before_play(tmp_path, capsys) -> None:
+    afile = tmp_path / "rec"
+    afile.write_text("")
+    err = _cli_error(["--agents", "heuristic,random", "--out", str(tmp_path / "r"), "--records", str(afile)], capsys)
+    assert "--records" in err and "existing file" in err
+    assert not (tmp_path / "r" / "summary.md").exists()

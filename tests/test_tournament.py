@@ -173,3 +173,22 @@ def test_cli_writes_the_league(tmp_path, capsys) -> None:
     with pytest.raises(SystemExit) as e:
         main([str(folder), "--time-limit-ms", "nan", "--out", str(out)])
     assert e.value.code == 2
+
+
+def test_records_one_deal_record_per_deal_with_forfeits(tmp_path) -> None:
+    from sixtysix_env.records import from_record, load_record
+
+    folder = _folder(tmp_path, crash=CRASH)
+    write_bot("student", folder)
+    t = run_tournament(folder, deals=1, block=1, records=tmp_path / "rec")
+    files = sorted((tmp_path / "rec" / "crash-vs-student").glob("*.json"))
+    assert len(files) == len(t.arena.deal_records)
+    for d in t.arena.deal_records:
+        name = f"block{d.block}-track{d.track}-{d.index.replace('/', '', 1).replace('/', '-')}.json"
+        record = load_record(tmp_path / "rec" / "crash-vs-student" / name)
+        assert record["meta"]["source"] == "tournament" and record["meta"]["deal"] == d.index
+        forfeit = record["meta"]["forfeit"]
+        assert forfeit["bot"] == "crash" and "ZeroDivisionError" in forfeit["reason"]
+        deal = from_record(record)
+        assert not deal.is_over  # recorded up to the faulty decision
+        assert record["players"][deal.current_player] == "crash"

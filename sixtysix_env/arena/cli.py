@@ -88,6 +88,12 @@ def _parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="the most one agent may take over its trial decision before the first deal (default 30)",
     )
+    p.add_argument(
+        "--records",
+        default=None,
+        metavar="DIR",
+        help="also write one game record (JSON, python -m sixtysix_env.replay FILE) per match into DIR/<A>-vs-<B>/",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
 
@@ -112,10 +118,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             progress=not args.no_progress,
             start_method=args.start_method,
             trial_timeout_s=args.trial_timeout,
+            records=args.records,
         )
     except ValueError as e:
         parser.error(str(e))
     path = write_results(res, args.out)
     print(summary_markdown(res))
-    print(f"written to {path}/")
+    print(f"written to {path}/" + (f"; game records in {args.records}/" if args.records else ""))
     return 0

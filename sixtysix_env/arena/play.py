@@ -225,6 +225,6 @@ def play_task(
     return out
 
 
-def run_task(task: Task) -> TaskResult:
+def run_task(task: Task, keep_deals: bool = False) -> TaskResult:
     """One arena task in this process: both agents built from their specs, no refereeing."""
-    return play_task(task, (task.specs[0].make(), task.specs[1].make()))
+    return play_task(task, (task.specs[0].make(), task.specs[1].make()), keep_deals=keep_deals)

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
+from pathlib import Path
 
 from ..agents.spec import AgentSpec, parse_agent_spec
 from ..rules import Rules, get_rules
-from .checks import check_elo_prior, trial_decisions
-from .play import run_task
+from .checks import check_elo_prior, check_out_dir, trial_decisions
+from .play import TaskResult, run_task
+from .recording import write_task_records
 from .results import ArenaResult, collect
-from .schedule import make_tasks
+from .schedule import Task, make_tasks
 from .workers import check_start_method, map_tasks, registrations_for
 
 __all__ = ["run_arena"]
@@ -26,12 +29,14 @@ def run_arena(
     progress: bool = False,
     start_method: str | None = None,
     trial_timeout_s: float = 30.0,
+    records: str | Path | None = None,
 ) -> ArenaResult:
     """Play the round robin (see the package docstring) and compute every table.
 
     Every option and agent is checked before the first deal (``trial_timeout_s``: the most one
     agent may take over a trial decision); ``start_method`` (fork, spawn, forkserver; None: the
-    platform's default) starts the ``workers`` processes."""
+    platform's default) starts the ``workers`` processes. ``records``: a folder for one game
+    record per match (:mod:`.recording`)."""
     specs = [a if isinstance(a, AgentSpec) else parse_agent_spec(a) for a in agents]
     labels = [s.label for s in specs]
     if len(specs) < 2:
@@ -47,17 +52,26 @@ def run_arena(
     r = get_rules(rules)
     method = check_start_method(start_method)
     registrations = registrations_for(specs, method) if workers > 1 else {}
+    record_dir = check_out_dir(records, what="--records") if records is not None else None
     trial_decisions(specs, r, trial_timeout_s)
     tasks = make_tasks(specs, deals, block, r, seed)
     bar = _progress_bar(sum(t.size for t in tasks), "arena") if progress else None
+
+    def done(task: Task, res: TaskResult) -> None:
+        if record_dir is not None:
+            write_task_records(record_dir, task, res)
+            res.played.clear()
+        if bar is not None:
+            bar.update(task.size)
+
     try:
         results = map_tasks(
-            run_task,
+            functools.partial(run_task, keep_deals=record_dir is not None),
             tasks,
             workers,
             start_method=method,
             registrations=registrations,
-            on_result=(lambda task, _res: bar.update(task.size)) if bar is not None else None,
+            on_result=done,
         )
     finally:
         if bar is not None:

@@ -66,6 +66,13 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="how bot processes start (default: forkserver, else spawn)",
     )
+    p.add_argument(
+        "--records",
+        default=None,
+        metavar="DIR",
+        help="also write one game record (JSON) per deal into DIR/<A>-vs-<B>/; a forfeited deal is recorded "
+        "up to the faulty decision (python -m sixtysix_env.replay FILE shows one)",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
 
@@ -93,6 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             start_method=args.start_method,
             log_dir=out / "logs",
             progress=not args.no_progress,
+            records=args.records,
         )
     except TournamentError as e:
         print(f"python -m sixtysix_env.tournament: {e}")
@@ -108,4 +116,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         + (f" ({', '.join(f'{b} {n}' for b, n in faults.most_common())})" if faults else "")
     )
     print(f"written to {path}/ (league.html, league.md, CSV files; each bot's printed output in {path}/logs/)")
+    if args.records:
+        print(f"game records (one per deal) in {args.records}/")
     return 0

@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..agents.spec import AgentSpec, parse_agent_spec
+from ..arena.checks import check_out_dir
 from ..arena.play import TaskResult, play_task
+from ..arena.recording import write_task_records
 from ..arena.results import ArenaResult, collect
 from ..arena.schedule import Task, agent_seed, make_tasks
 from ..arena.workers import check_start_method
@@ -111,12 +113,13 @@ def run_tournament(
     start_method: str | None = None,
     log_dir: str | Path | None = None,
     progress: bool = False,
-    keep_deals: bool = False,
+    records: str | Path | None = None,
     on_task: Callable[[Task, TaskResult], None] | None = None,
 ) -> TournamentResult:
     """Every bot file of ``bots_dir`` (see :mod:`.discover`) and the ``include`` agents play a
     round robin of duplicate deals (the arena's schedule), each bot in its own process; faults
-    forfeit deals (see the package docstring). ``log_dir`` receives each bot's printed output."""
+    forfeit deals (see the package docstring). ``log_dir`` receives each bot's printed output,
+    ``records`` one game record per deal (:mod:`sixtysix_env.arena.recording`)."""
     r = get_rules(rules)
     for name, value in (("deals", deals), ("block", block), ("workers", workers)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -128,6 +131,7 @@ def run_tournament(
     )
     if limits.kill_after_s * 1000 <= limits.decision_ms:
         raise ValueError(f"kill_after_s={kill_after_s!r} must exceed the time limit of {time_limit_ms!r} ms")
+    record_dir = check_out_dir(records, what="--records") if records is not None else None
     files = bot_files(bots_dir)
     specs = [AgentSpec(p.stem, p.stem, (), str(p.resolve()), "") for p in files]
     specs += [parse_agent_spec(text) for text in include]
@@ -152,7 +156,15 @@ def run_tournament(
             out = "; ".join(f"{b.label}: {b.reason}" for b in entries if b.status != "plays")
             raise TournamentError(f"fewer than two bots can play ({len(ready)} of {len(specs)}): {out}", entries)
         tasks = make_tasks(ready, deals, block, r, seed)
-        results = _play(tasks, pool, limits, forfeit_points(r), workers, progress, keep_deals, on_task)
+
+        def finished(task: Task, res: TaskResult) -> None:
+            if record_dir is not None:
+                write_task_records(record_dir, task, res, source="tournament")
+                res.played.clear()
+            if on_task is not None:
+                on_task(task, res)
+
+        results = _play(tasks, pool, limits, forfeit_points(r), workers, progress, record_dir is not None, finished)
     finally:
         pool.close()
     res = collect(
