@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+import random
+import signal
+import subprocess
+import sys
 import textwrap
+import time
 import types
+from pathlib import Path
 
 import pytest
 
+from sixtysix_env import Deal
+from sixtysix_env.agents.spec import AgentSpec
 from sixtysix_env.arena import run_arena
 from sixtysix_env.newbot import write_bot
 from sixtysix_env.tournament import TournamentError, agent_attribute, bot_files, main, run_tournament
+from sixtysix_env.tournament.host import host_main
 
 CRASH = """
 class CrashBot:
@@ -108,12 +119,15 @@ def test_faulty_bots_forfeit_and_broken_ones_are_disqualified(tmp_path) -> None:
     assert student.deals == student.wins + student.losses and student.matches == 2
 
 
-def test_a_hanging_bot_is_killed_and_replaced(tmp_path) -> None:
+def test_a_hanging_bot_is_killed_replaced_then_retired(tmp_path) -> None:
     folder = _folder(tmp_path, hang=HANG)
-    t = run_tournament(folder, include=["heuristic"], deals=1, block=1, time_limit_ms=50, kill_after_s=0.3)
+    t = run_tournament(folder, include=["heuristic"], deals=1, block=1, time_limit_ms=50, kill_after_s=0.3, strikes=2)
     faults = t.arena.faults
-    assert faults and all(f.bot == "hang" and "no answer within 0.3 s" in f.reason for f in faults)
-    assert t.restarts["hang"] == len(faults) == len(t.arena.deal_records)
+    assert len(faults) == len(t.arena.deal_records) >= 4  # every deal forfeited by hang
+    assert all(f.bot == "hang" for f in faults)
+    assert all("no answer within 0.3 s" in f.reason for f in faults[:2])
+    assert all("retired after 2 decisions in a row without an answer" in f.reason for f in faults[2:])
+    assert t.restarts["hang"] == 2
     assert t.arena.pairs[0].matches == 2  # both tracks finished their match
 
 
@@ -192,3 +206,75 @@ def test_records_one_deal_record_per_deal_with_forfeits(tmp_path) -> None:
         deal = from_record(record)
         assert not deal.is_over  # recorded up to the faulty decision
         assert record["players"][deal.current_player] == "crash"
+
+
+HANG_WITH_PID = """
+import os
+import time
+from pathlib import Path
+
+
+class HangBot:
+    def act(self, info, rng):
+        Path(__file__).with_name(f"pid-{os.getpid()}").write_text("")
+        time.sleep(1000)
+"""
+
+
+def _gone(pid: int, wait_s: float = 10.0) -> bool:
+    deadline = time.monotonic() + wait_s
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_stopping_the_tournament_stops_every_bot(tmp_path) -> None:
+    folder = _folder(tmp_path, hang=HANG_WITH_PID)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    cmd = [sys.executable, "-m", "sixtysix_env.tournament", str(folder), "--include", "random", "--deals", "50"]
+    proc = subprocess.Popen(
+        [*cmd, "--kill-after", "60", "--out", str(tmp_path / "out"), "--no-progress"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 120
+    while not list(folder.glob("pid-*")) and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.1)
+    pids = [int(p.name.split("-")[1]) for p in folder.glob("pid-*")]
+    assert pids, "the hanging bot never started"
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "interrupted" in err
+    assert all(_gone(pid) for pid in pids)
+
+
+def test_a_bot_process_ends_with_the_tournament_process(tmp_path) -> None:
+    """Even killed outright (no clean-up), the tournament leaves no bot behind."""
+    folder = _folder(tmp_path, hang=HANG_WITH_PID)
+    parent = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    ctx = multiprocessing.get_context("spawn")
+    conn, child = ctx.Pipe()
+    spec = AgentSpec("hang", "hang", (), str(folder / "hang.py"), "")
+    host = ctx.Process(target=host_main, args=(child, spec, None, parent.pid), daemon=True)
+    host.start()
+    try:
+        conn.send(("load",))
+        assert conn.recv() == ("ok", "HangBot")
+        conn.send(("new", "seed"))
+        assert conn.recv()[0] == "ok"
+        deal = Deal.new("standard", random.Random(0))
+        conn.send(("act", deal.information_state(deal.current)))
+        assert not conn.poll(0.5)  # hanging
+        parent.kill()
+        parent.wait()
+        host.join(10)
+        assert not host.is_alive()
+    finally:
+        if host.is_alive():
+            host.kill()

@@ -20,7 +20,8 @@ legal, or takes longer than ``--time-limit-ms`` (wall clock of ``act``, measured
 process) loses that deal by forfeit: the opponent wins it with the most game points a deal gives
 (3 under every preset), and the match goes on with the next deal. A bot that has not answered
 after ``--kill-after`` seconds (default: twice the limit plus one second) is killed and replaced
-by a fresh process, and so is one whose process dies. The report names the bot, the deal, the
+by a fresh process, and so is one whose process dies; one killed on ``--strikes`` decisions in a
+row (default 3) is retired and forfeits its later deals unplayed. The report names the bot, the deal, the
 seats, the reason (the exception with the line of the bot's code) and the position
 (``faults.csv``).
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import signal
+import sys
+import threading
 from collections import Counter
 from collections.abc import Sequence
 
@@ -52,6 +55,12 @@ def _parser() -> argparse.ArgumentParser:
         help="stop a bot that has not answered after this many seconds (default: twice the limit plus 1 s)",
     )
     p.add_argument(
+        "--strikes",
+        type=positive_int,
+        default=3,
+        help="retire a bot killed on this many decisions in a row: it forfeits its later deals unplayed (default 3)",
+    )
+    p.add_argument(
         "--workers", type=positive_int, default=1, help="games played at once (each bot process uses a core)"
     )
     p.add_argument("--out", default="tournament", help="folder for the league table, CSV files and bot logs")
@@ -77,9 +86,15 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _interrupt)  # a kill ends the bot processes too
     try:
         out = check_out_dir(args.out, REPORT_FILES)
         rules = get_rules(args.rules)
@@ -97,11 +112,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             block=args.block,
             elo_prior=args.elo_prior,
             kill_after_s=args.kill_after,
+            strikes=args.strikes,
             start_method=args.start_method,
             log_dir=out / "logs",
             progress=not args.no_progress,
             records=args.records,
         )
+    except KeyboardInterrupt:
+        print("python -m sixtysix_env.tournament: interrupted; no report written", file=sys.stderr)
+        return 130
     except TournamentError as e:
         print(f"python -m sixtysix_env.tournament: {e}")
         return 1

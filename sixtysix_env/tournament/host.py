@@ -19,6 +19,7 @@ import operator
 import os
 import random
 import sys
+import threading
 import time
 import traceback
 from multiprocessing.connection import Connection
@@ -64,8 +65,26 @@ def _load(spec: AgentSpec) -> tuple[AgentSpec, str]:
     return spec, spec.attribute or spec.name
 
 
-def host_main(conn: Connection, spec: AgentSpec, log_path: str | None) -> None:
+def _exit_with(parent_pid: int) -> None:
+    """End this process soon after the tournament's (even a bot stuck in ``act`` goes)."""
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            try:
+                os.kill(parent_pid, 0)
+            except ProcessLookupError:
+                os._exit(1)
+            except PermissionError:  # the pid was reused by another user's process
+                os._exit(1)
+
+    threading.Thread(target=watch, name="parent watch", daemon=True).start()
+
+
+def host_main(conn: Connection, spec: AgentSpec, log_path: str | None, parent_pid: int | None = None) -> None:
     """The bot process's loop (the target of :class:`BotProcess`)."""
+    if parent_pid is not None:
+        _exit_with(parent_pid)
     _redirect_output(log_path)
     for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ[var] = "1"
@@ -115,7 +134,9 @@ class BotProcess:
     def __init__(self, ctx: multiprocessing.context.BaseContext, spec: AgentSpec, log_path: str | None) -> None:
         self.spec = spec
         self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(target=host_main, args=(child, spec, log_path), daemon=True, name=spec.label)
+        self.process = ctx.Process(
+            target=host_main, args=(child, spec, log_path, os.getpid()), daemon=True, name=spec.label
+        )
         self.process.start()
         child.close()
 

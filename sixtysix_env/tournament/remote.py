@@ -3,7 +3,9 @@
 A decision is timed inside the bot's process (wall clock around ``act``). Slower than the limit:
 the bot loses the deal (``BotFault``). No answer by the hard deadline (twice the limit plus one
 second, unless set): its process is killed, the deal is lost, and the next decision starts a
-fresh process with a new agent. A process that dies is replaced the same way.
+fresh process with a new agent. A process that dies is replaced the same way. A bot killed on
+``strikes`` decisions in a row (default 3) is *retired*: it forfeits each later deal at once,
+without being asked, so a bot that always hangs costs the tournament seconds, not hours.
 """
 
 from __future__ import annotations
@@ -19,7 +21,11 @@ from ..arena.play import BotFault
 from ..infostate import InfoState
 from .host import BotDied, BotProcess, NoAnswer
 
-__all__ = ["HostPool", "Limits", "RemoteBot"]
+__all__ = ["HostPool", "Limits", "RemoteBot", "Stopped"]
+
+
+class Stopped(BaseException):
+    """The tournament is being stopped (Ctrl-C): not a bot's fault, so not an ``Exception``."""
 
 
 @dataclass(frozen=True)
@@ -30,10 +36,14 @@ class Limits:
     decision_ms: float
     kill_after_s: float
     build_s: float = 30.0
+    strikes: int = 3
 
     @classmethod
-    def of(cls, decision_ms: float, kill_after_s: float | None = None, build_s: float = 30.0) -> Limits:
-        return cls(decision_ms, kill_after_s if kill_after_s is not None else 2 * decision_ms / 1000 + 1.0, build_s)
+    def of(
+        cls, decision_ms: float, kill_after_s: float | None = None, build_s: float = 30.0, strikes: int = 3
+    ) -> Limits:
+        kill = kill_after_s if kill_after_s is not None else 2 * decision_ms / 1000 + 1.0
+        return cls(decision_ms, kill, build_s, strikes)
 
 
 class HostPool:
@@ -47,14 +57,28 @@ class HostPool:
         self._idle: list[BotProcess] = []
         self._lock = threading.Lock()
         self.started = 0
+        self.kills_in_a_row: dict[str, int] = {}  # per bot label, across tasks
+        self.stopping = threading.Event()
+        self._all: set[BotProcess] = set()
+
+    def strike(self, label: str, killed: bool) -> int:
+        """Count a decision that ended in a kill (or reset the count on an answer); the count."""
+        with self._lock:
+            n = self.kills_in_a_row[label] = self.kills_in_a_row.get(label, 0) + 1 if killed else 0
+            return n
 
     def log_path(self, spec: AgentSpec) -> str | None:
         return str(self.log_dir / f"{spec.label}.log") if self.log_dir is not None else None
 
     def start(self, spec: AgentSpec) -> BotProcess:
+        if self.stopping.is_set():
+            raise Stopped
+        proc = BotProcess(self.ctx, spec, self.log_path(spec))
         with self._lock:
             self.started += 1
-        return BotProcess(self.ctx, spec, self.log_path(spec))
+            self._all = {p for p in self._all if p.alive}
+            self._all.add(proc)
+        return proc
 
     def checkout(self, spec: AgentSpec) -> BotProcess:
         """An idle process of this bot, or a new one."""
@@ -80,10 +104,23 @@ class HostPool:
             old.stop()
 
     def close(self) -> None:
+        """Stop the idle processes and kill any still busy (an interrupted tournament)."""
         with self._lock:
             idle, self._idle = self._idle, []
+            busy = self._all - set(idle)
+            self._all = set()
         for proc in idle:
             proc.stop()
+        for proc in busy:
+            proc.kill()
+
+    def interrupt(self) -> None:
+        """Make every waiting and later decision end the tournament (``Stopped``)."""
+        self.stopping.set()
+        with self._lock:
+            busy = list(self._all)
+        for proc in busy:
+            proc.process.kill()
 
 
 class RemoteBot:
@@ -116,18 +153,25 @@ class RemoteBot:
 
     def act(self, info: InfoState, rng: Any = None) -> int:
         self.last_seconds = None
-        proc = self._process()
         limits = self.limits
+        if self.pool.stopping.is_set():
+            raise Stopped
+        if self.pool.kills_in_a_row.get(self.name, 0) >= limits.strikes:
+            raise BotFault(f"retired after {limits.strikes} decisions in a row without an answer")
+        proc = self._process()
         try:
             answer = proc.ask(("act", info), limits.kill_after_s)
-        except NoAnswer as e:
+        except (NoAnswer, BotDied) as e:
             self._lost()
+            if self.pool.stopping.is_set():
+                raise Stopped from None
+            if isinstance(e, BotDied):
+                raise BotFault(f"{e}; it will be replaced") from None
+            self.pool.strike(self.name, killed=True)
             raise BotFault(
                 f"{e} (limit {limits.decision_ms:g} ms): its process was stopped and will be replaced"
             ) from None
-        except BotDied as e:
-            self._lost()
-            raise BotFault(f"{e}; it will be replaced") from None
+        self.pool.strike(self.name, killed=False)
         kind, value, seconds = answer
         self.last_seconds = seconds
         if kind == "raised":

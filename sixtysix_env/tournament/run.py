@@ -110,6 +110,7 @@ def run_tournament(
     elo_prior: float = 1.0,
     kill_after_s: float | None = None,
     build_timeout_s: float = 30.0,
+    strikes: int = 3,
     start_method: str | None = None,
     log_dir: str | Path | None = None,
     progress: bool = False,
@@ -124,10 +125,13 @@ def run_tournament(
     for name, value in (("deals", deals), ("block", block), ("workers", workers)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise ValueError(f"{name} must be an integer of at least 1, got {value!r}")
+    if isinstance(strikes, bool) or not isinstance(strikes, int) or strikes < 1:
+        raise ValueError(f"strikes must be an integer of at least 1, got {strikes!r}")
     limits = Limits.of(
         _positive("time_limit_ms", time_limit_ms),
         None if kill_after_s is None else _positive("kill_after_s", kill_after_s),
         _positive("build_timeout_s", build_timeout_s),
+        strikes,
     )
     if limits.kill_after_s * 1000 <= limits.decision_ms:
         raise ValueError(f"kill_after_s={kill_after_s!r} must exceed the time limit of {time_limit_ms!r} ms")
@@ -234,6 +238,9 @@ def _play(
     ex = ThreadPoolExecutor(workers)
     try:
         return list(ex.map(one, tasks))
+    except BaseException:  # Ctrl-C: end the games now, kill the bots, then let it through
+        pool.interrupt()
+        raise
     finally:
         ex.shutdown(wait=True, cancel_futures=True)
         if bar is not None:
