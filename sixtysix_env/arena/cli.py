@@ -65,7 +65,9 @@ def _parser() -> argparse.ArgumentParser:
         "--out results/ --workers 2",
     )
     p.add_argument("--agents", required=True, help=AGENTS_HELP.format(names=", ".join(agent_names())))
-    p.add_argument("--deals", type=positive_int, default=200, help="duplicate deals per pair (each played twice)")
+    p.add_argument(
+        "--deals", type=positive_int, default=200, help="duplicate deals per pair, each played twice (default 200)"
+    )
     p.add_argument("--rules", default="standard", help=f"rules preset: {', '.join(PRESETS)}")
     p.add_argument("--claiming", choices=("auto", "explicit"), default=None, help="override the preset's claiming")
     p.add_argument("--seed", type=int, default=0, help="seed for the deals and the agents' RNGs")
@@ -102,11 +104,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        check_out_dir(args.out, OUTPUT_FILES)
         rules = get_rules(args.rules)
         if args.claiming is not None:
             rules = rules.replace(claiming=args.claiming)
         specs = [parse_agent_spec(s) for s in args.agents.split(",") if s.strip()]
+        check_out_dir(args.out, OUTPUT_FILES)
         res = run_arena(
             specs,
             args.deals,

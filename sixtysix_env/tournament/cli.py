@@ -9,10 +9,12 @@ import threading
 from collections import Counter
 from collections.abc import Sequence
 
+from ..agents.spec import parse_agent_spec
 from ..arena.checks import check_out_dir
 from ..arena.cli import non_negative_float, positive_float, positive_int
 from ..arena.workers import START_METHODS
 from ..rules import PRESETS, get_rules
+from .discover import bot_files
 from .league import REPORT_FILES, league_markdown, write_report
 from .run import TournamentError, run_tournament
 
@@ -40,7 +42,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--rules", default="standard", help=f"rules preset: {', '.join(PRESETS)}")
     p.add_argument("--claiming", choices=("auto", "explicit"), default=None, help="override the preset's claiming")
-    p.add_argument("--deals", type=positive_int, default=100, help="duplicate deals per pair (each played twice)")
+    p.add_argument(
+        "--deals", type=positive_int, default=100, help="duplicate deals per pair, each played twice (default 100)"
+    )
     p.add_argument(
         "--time-limit-ms",
         type=positive_float,
@@ -96,11 +100,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _interrupt)  # a kill ends the bot processes too
     try:
-        out = check_out_dir(args.out, REPORT_FILES)
+        bot_files(args.bots_dir)
         rules = get_rules(args.rules)
         if args.claiming is not None:
             rules = rules.replace(claiming=args.claiming)
         include = [s.strip() for s in args.include.split(",") if s.strip()]
+        for text in include:
+            parse_agent_spec(text)
+        out = check_out_dir(args.out, REPORT_FILES)
         result = run_tournament(
             args.bots_dir,
             include,
