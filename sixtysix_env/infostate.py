@@ -10,17 +10,26 @@ full :class:`~sixtysix_env.engine.Deal` (the determinization PIMC needs).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .engine import Deal, Decision, Outcome
+from .actions import actions_of
+from .cards import cards_str
+from .deal_types import Decision, Outcome, RandomSource
 from .rules import Rules
 
-if TYPE_CHECKING:
-    from .engine import RandomSource
-
-__all__ = ["InfoState", "TRUMP_IN_STOCK", "TRUMP_WITH_ME", "TRUMP_WITH_OPPONENT", "TRUMP_PLAYED"]
+__all__ = ["InfoState", "LegalMask", "TRUMP_IN_STOCK", "TRUMP_WITH_ME", "TRUMP_WITH_OPPONENT", "TRUMP_PLAYED"]
 
 TRUMP_IN_STOCK, TRUMP_WITH_ME, TRUMP_WITH_OPPONENT, TRUMP_PLAYED = range(4)
+
+
+class LegalMask(int):
+    """An action bitmask (bit ``a`` set: action ``a`` legal) that can also be called, so
+    ``info.legal_mask()`` reads as ``deal.legal_mask()`` does; ``info.legal_mask`` stays an int."""
+
+    __slots__ = ()
+
+    def __call__(self) -> int:
+        return int(self)
 
 
 class InfoState:
@@ -73,6 +82,8 @@ class InfoState:
       (decides the game points). Example: 0.
     - ``closed_opp_points`` (int): counted points of the closer's opponent when the stock was
       closed. Example: 0.
+    - ``closed_own_tricks`` (int): tricks the closer had won when the stock was closed (a closer who
+      wins no trick after closing may lose 6 game points, ``Rules.failed_close_six``). Example: 0.
     - ``points`` (tuple[int, int]): counted points per player (index 0 and 1, not me/opponent): card
       points of the tricks won plus the marriages that count; 66 wins. Example: (3, 4).
     - ``pending`` (tuple[int, int]): marriage points declared but not counted yet (they count once
@@ -90,8 +101,9 @@ class InfoState:
       actions. Example: (44, 14, 30, ...): 44 is player 1 playing card 12 (9H).
     - ``scores`` (tuple[int, int]): the match score (game points per player) when this deal started.
       Example: (0, 0).
-    - ``legal_mask`` (int): my legal actions as a bitmask (bit a set when action a is legal); 0 when
-      it is not my turn. ``legal_actions()`` lists them. Example: 2162979.
+    - ``legal_mask`` (LegalMask, an int): my legal actions as a bitmask (bit a set when action a is
+      legal); 0 when it is not my turn. It can also be called, ``info.legal_mask()``, as
+      ``deal.legal_mask()`` is; ``legal_actions()`` lists them. Example: 2162979.
     - ``outcome`` (Outcome or None): the result once the deal is over (``winner``, ``game_points``,
       ``termination``), else ``None``. Example: None.
     """
@@ -120,6 +132,7 @@ class InfoState:
         "closed_by",
         "closed_opp_tricks",
         "closed_opp_points",
+        "closed_own_tricks",
         "points",
         "pending",
         "tricks",
@@ -132,6 +145,7 @@ class InfoState:
         "legal_mask",
         "outcome",
         "_known",
+        "_deal_class",
     )
 
     rules: Rules
@@ -157,6 +171,7 @@ class InfoState:
     closed_by: int
     closed_opp_tricks: int
     closed_opp_points: int
+    closed_own_tricks: int
     points: tuple[int, int]
     pending: tuple[int, int]
     tricks: tuple[int, int]
@@ -166,13 +181,16 @@ class InfoState:
     trick_count: int
     history: tuple[int, ...]
     scores: tuple[int, int]
-    legal_mask: int
+    legal_mask: LegalMask
     outcome: Outcome | None
     _known: tuple[int, int]
+    _deal_class: type
+    """The class of the deal this view was taken from: ``sample`` deals one of the same kind (so
+    this module needs no import of the engine, which imports it)."""
 
     @classmethod
-    def of(cls, deal: Deal, player: int) -> InfoState:
-        """The view of ``player`` (0 or 1) on ``deal``."""
+    def of(cls, deal: Any, player: int) -> InfoState:
+        """The view of ``player`` (0 or 1) on ``deal`` (a :class:`~sixtysix_env.engine.Deal`)."""
         if player not in (0, 1):
             raise ValueError(f"player must be 0 or 1, got {player!r}")
         o = 1 - player
@@ -214,6 +232,7 @@ class InfoState:
         s.closed_by = deal.closed_by
         s.closed_opp_tricks = deal.closed_opp_tricks
         s.closed_opp_points = deal.closed_opp_points
+        s.closed_own_tricks = deal.closed_own_tricks
         s.points = (deal.points[0], deal.points[1])
         s.pending = (deal.pending[0], deal.pending[1])
         s.tricks = (deal.tricks[0], deal.tricks[1])
@@ -223,9 +242,10 @@ class InfoState:
         s.trick_count = deal.trick_count
         s.history = tuple(deal.history)
         s.scores = deal.scores
-        s.legal_mask = deal.legal_mask() if not over and deal.current == player else 0
+        s.legal_mask = LegalMask(deal.legal_mask() if not over and deal.current == player else 0)
         s.outcome = deal.outcome
         s._known = (deal.known[0], deal.known[1])
+        s._deal_class = type(deal)
         return s
 
     @property
@@ -233,20 +253,18 @@ class InfoState:
         return self.current_player == self.player
 
     def legal_actions(self) -> list[int]:
-        from .actions import actions_of
-
         return actions_of(self.legal_mask)
 
-    def sample(self, rng: RandomSource) -> Deal:
-        """A full deal consistent with this view: the unseen cards dealt at random between the
-        opponent's unknown hand slots and the face-down stock."""
+    def sample(self, rng: RandomSource) -> Any:
+        """A full deal (a :class:`~sixtysix_env.engine.Deal`) consistent with this view: the unseen
+        cards dealt at random between the opponent's unknown hand slots and the face-down stock."""
         o = self.opponent
         pool = [c for c in range(24) if self.unseen >> c & 1]
         rng.shuffle(pool)
         pool = [int(c) for c in pool]
         known_opp = self.known_opponent
         n_opp = self.opponent_hand_size - known_opp.bit_count()
-        d = object.__new__(Deal)
+        d = object.__new__(self._deal_class)
         d.rules = self.rules
         d.dealer = self.dealer
         d.trump = self.trump
@@ -266,6 +284,7 @@ class InfoState:
         d.closed_by = self.closed_by
         d.closed_opp_tricks = self.closed_opp_tricks
         d.closed_opp_points = self.closed_opp_points
+        d.closed_own_tricks = self.closed_own_tricks
         d.points = list(self.points)
         d.pending = list(self.pending)
         d.tricks = list(self.tricks)
@@ -282,11 +301,10 @@ class InfoState:
         return d
 
     def __repr__(self) -> str:
-        from .cards import cards_str
-
         return (
             f"<InfoState player={self.player} hand={cards_str(self.hand)} trump={cards_str([self.trump_card])} "
-            f"stock={self.stock_size} points={self.points} decision={self.decision}>"
+            f"stock={self.stock_size} points={self.points} "
+            f"decision={self.decision.name.lower() if self.decision is not None else 'over'}>"
         )
 
     def __getstate__(self) -> dict[str, Any]:

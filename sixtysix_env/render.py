@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .actions import action_label
 from .cards import card_symbol, cards_of
 from .engine import Deal, Termination
 
-__all__ = ["render_deal", "describe_outcome", "hand_text"]
+__all__ = ["render_deal", "describe_outcome", "hand_order", "hand_text"]
 
 _SUIT_ORDER = (2, 1, 3, 0)  # hearts, spades, diamonds, clubs: alternating colours read well
 
 
+def hand_order(cards: Iterable[int], trump: int) -> list[int]:
+    """Cards as a player holds them: trumps first, then suits in alternating colours, high to low."""
+    return sorted(cards, key=lambda c: (c // 6 != trump, _SUIT_ORDER.index(c // 6), -c))
+
+
 def hand_text(mask: int, trump: int) -> str:
-    """A hand as a player holds it: trumps first, then suits in alternating colours, high to low."""
-    cards = sorted(cards_of(mask), key=lambda c: (c // 6 != trump, _SUIT_ORDER.index(c // 6), -c))
-    return " ".join(card_symbol(c) for c in cards) or "-"
+    """A hand as a player holds it (:func:`hand_order`), with suit symbols."""
+    return " ".join(card_symbol(c) for c in hand_order(cards_of(mask), trump)) or "-"
 
 
 def describe_outcome(deal: Deal, names: tuple[str, str] = ("player_0", "player_1")) -> str:

@@ -61,8 +61,9 @@ def _header(record: dict, first: Any, path: str) -> list[str]:
 
 def _deal_intro(deal: Any, names: Sequence[str], number: int, total: int) -> list[str]:
     dealer = names[deal.dealer]
-    head = f"Deal {number} of {total}" if total > 1 else "Deal"
-    lines = [f"{head} · dealer {dealer} · match score {match_score_text(deal.scores, deal, names)}"]
+    head = f"Deal {number} of {total}" if total > 1 else "The deal"
+    score = f" · match score {match_score_text(deal.scores, deal, names)}" if total > 1 or any(deal.scores) else ""
+    lines = [f"{head} · dealer {dealer}{score}"]
     width = max(len(n) for n in [*names, "stock"])
     if isinstance(deal, Deal):
         lines.append(f"  trump card {card_symbol(deal.trump_card)} (face up under the stock)")
@@ -85,6 +86,9 @@ def _step_line(k: int, before: Any, after: Any, names: Sequence[str], width: int
     seat = x >> (5 if isinstance(after, Deal) else 6)
     action = x & (31 if isinstance(after, Deal) else 63)
     notes = step_notes(before, after, names)
+    if isinstance(after, Deal) and len(after.stock) < len(before.stock):  # a spectator sees both cards drawn
+        got = [(p, after.hands[p] & ~before.hands[p]) for p in (0, 1)]
+        notes.append(", ".join(f"{card_symbol(m.bit_length() - 1)} to {names[p]}" for p, m in got if m))
     if after.trick_count > before.trick_count:
         notes.append(f"points {points_text(after, names)}")
     text = f"  {k:>3}  {names[seat]:<{width}}  {move_text(before, action):<38}"
@@ -122,7 +126,7 @@ def replay_lines(record: dict, path: str = "", only: int | None = None) -> list[
                     for p in record["winners"]
                 }
             )
-            blocks.append(("match", [f"{' and '.join(won)} won the match: {scores}"]))
+            blocks.append(("match", [f"Match won by {' and '.join(won)}: {scores}"]))
         else:
             blocks.append(("match", [f"The match was not finished: {scores}"]))
     return blocks

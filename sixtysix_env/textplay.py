@@ -11,12 +11,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from .actions import CLOSE, EXCHANGE, GO_OUT, MARRIAGE, PASS, action_label
-from .cards import NUM_CARDS, card_symbol
+from .cards import CARD_POINTS, NUM_CARDS, card_symbol
 from .engine import Deal, Decision, Termination
 from .infostate import InfoState
 from .multiplayer.actions import CHOOSE_TRUMP, TRUMP_BY_CARD, table_action_label
 from .multiplayer.table import TableDecision, TableTermination
-from .render import describe_outcome
 
 __all__ = [
     "action_text",
@@ -54,7 +53,8 @@ def move_text(deal: Any, action: int) -> str:
     if MARRIAGE <= action < MARRIAGE + 4:
         suit = action - MARRIAGE
         value = 40 if suit == deal.trump else 20
-        return f"declare the marriage K{SUITS[suit]} Q{SUITS[suit]} ({value})"
+        verb = "show" if not two and deal.decision == TableDecision.PARTNER_MARRIAGE else "declare"
+        return f"{verb} the marriage K{SUITS[suit]} Q{SUITS[suit]} ({value})"
     if two:
         if action == EXCHANGE:
             face_up = deal.stock[0] if isinstance(deal, Deal) else deal.stock_bottom
@@ -65,7 +65,7 @@ def move_text(deal: Any, action: int) -> str:
             return "go out (claim 66)"
         if action == PASS:
             return {
-                Decision.DRAW: "draw from the stock (do not close)",
+                Decision.DRAW: "draw (leave the stock open)",
                 Decision.CLOSING_EXCHANGE: f"keep {card_symbol(deal.exchange_card)}",
                 Decision.CLAIM: "do not go out (let the deal be scored)",
             }.get(deal.decision, "pass")
@@ -91,10 +91,12 @@ def _n_sides(deal: Any) -> int:
     return 2 if isinstance(deal, Deal) else deal.n_sides
 
 
-def side_label(deal: Any, side: int, names: Sequence[str]) -> str:
-    """A player's name, or a team's (``ann & cat``) in the four-player game."""
-    if not isinstance(deal, Deal) and deal.n_sides != deal.n_players:
-        return " & ".join(names[p] for p in range(deal.n_players) if deal.side_of(p) == side)
+def side_label(game: Any, side: int, names: Sequence[str]) -> str:
+    """A player's name, or a team's (``ann & cat``: seats ``side`` and ``side + 2``) in the
+    four-player game; ``game`` is a deal or a view of any of the games."""
+    n_players = getattr(game, "n_players", 2)
+    if getattr(game, "n_sides", n_players) != n_players:
+        return " & ".join(names[p] for p in range(n_players) if p % 2 == side)
     return names[side]
 
 
@@ -120,19 +122,25 @@ def step_notes(before: Any, after: Any, names: Sequence[str]) -> list[str]:
     notes: list[str] = []
     two = isinstance(after, Deal)
     action = after.history[-1] & (31 if two else 63)
-    if not two and before.trump < 0 <= after.trump:
-        turned = f", the turned card {card_symbol(after.trump_card)}" if after.trump_card >= 0 else ""
-        notes.append(f"trump is {suit_symbol(after.trump)}{turned}")
+    if not two and before.trump < 0 <= after.trump and after.trump_card >= 0:
+        notes.append(f"the turned card is {card_symbol(after.trump_card)}: {suit_symbol(after.trump)} is trump")
     if MARRIAGE <= action < MARRIAGE + 4:
         declarer = after.history[-1] >> (5 if two else 6)
         side = declarer if two else after.side_of(declarer)
         if after.pending[side] > before.pending[side]:
             notes.append("its points count once a trick is won")
+        elif after.points[side] > before.points[side]:
+            notes.append(f"+{after.points[side] - before.points[side]} counted")
     if after.trick_count > before.trick_count:
         w = _trick_winner(before, after)
         side = w if two else after.side_of(w)
         gained = after.points[side] - before.points[side]
-        notes.append(f"trick to {names[w]} (+{gained})")
+        cards = _trick_cards(before, action)
+        marriage = before.pending[side] - after.pending[side]
+        extra = [f"{marriage} marriage"] if marriage > 0 else []
+        if gained - cards - max(marriage, 0) > 0:
+            extra.append(f"{gained - cards - max(marriage, 0)} last trick")
+        notes.append(f"trick to {names[w]} (+{cards}{''.join(', +' + x for x in extra)})")
     if two and before.closed_by < 0 <= after.closed_by:
         notes.append("the stock is closed")
     if two and len(after.stock) < len(before.stock):
@@ -141,26 +149,47 @@ def step_notes(before: Any, after: Any, names: Sequence[str]) -> list[str]:
     return notes
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def _trick_cards(before: Any, action: int) -> int:
+    """Card points of the trick that ``action`` (the last card played to it) completed."""
+    if isinstance(before, Deal):
+        return CARD_POINTS[before.lead_card] + CARD_POINTS[action]
+    return sum(CARD_POINTS[c] for c in before.trick) + CARD_POINTS[action]
+
+
 def outcome_text(deal: Any, names: Sequence[str]) -> str:
-    """The result of a finished deal in words."""
+    """The result of a finished deal in words (past tense, so "you" reads as well as a name)."""
     out = deal.outcome
     if out is None:
         return "the deal is not finished"
-    if isinstance(deal, Deal):
-        text = describe_outcome(deal, tuple(names))  # type: ignore[arg-type]
-        if out.termination == Termination.CLOSER_FAILED and deal.closed_by >= 0:
-            text += f" ({names[deal.closed_by]} closed)"
-        return text
-    if out.termination == TableTermination.DRAWN:
-        return f"drawn deal: the most points are shared ({points_text(deal, names)}), nobody pays"
+    pts = points_text(deal, names)
+    if out.winner < 0:
+        return f"drawn deal ({pts}): nobody scores"
     winner = side_label(deal, out.winner, names)
-    if deal.n_sides == deal.n_players:  # three players: stakes
-        pays = ", ".join(f"{names[p]} pays {-x}" for p, x in enumerate(out.payoffs) if x < 0)
-        return f"{winner} wins with {deal.points[out.winner]} points and takes {out.game_points} stakes ({pays})"
-    how = {
-        TableTermination.WENT_OUT: "go out",
-        TableTermination.FALSE_CLAIM: "win (the other team claimed 66 without having it)",
-        TableTermination.PLAYED_OUT: "take the last trick of a played-out deal",
-    }[out.termination]
     g = out.game_points
-    return f"{winner} {how}, {points_text(deal, names)}: {g} game point{'s' if g != 1 else ''}"
+    if isinstance(deal, Deal):
+        loser = names[1 - out.winner]
+        how = {
+            Termination.WENT_OUT: "by going out with 66",
+            Termination.FALSE_CLAIM: f"because {loser} went out without 66",
+            Termination.CLOSER_FAILED: f"by reaching 66 after {names[max(deal.closed_by, 0)]} closed the stock"
+            if deal.points[out.winner] >= 66
+            else f"because {names[max(deal.closed_by, 0)]} closed the stock and missed 66",
+            Termination.PLAYED_OUT: "by taking the last trick"
+            if deal.rules.played_out_winner == "last_trick"
+            else "on points, all tricks played",
+        }[out.termination]
+        return f"{winner} won the deal {how} ({pts}): {_plural(g, 'game point')}"
+    if deal.n_sides == deal.n_players:  # three players: settled in stakes
+        takes = ", ".join(f"{-x} from {names[p]}" for p, x in enumerate(out.payoffs) if x < 0)
+        return f"{winner} won the deal with the most points ({pts}) and takes {_plural(g, 'stake')}: {takes}"
+    other = side_label(deal, 1 - out.winner, names)
+    how = {
+        TableTermination.WENT_OUT: "by going out with 66",
+        TableTermination.FALSE_CLAIM: f"because {other} went out without 66",
+        TableTermination.PLAYED_OUT: "by taking the last trick (nobody reached 66)",
+    }[out.termination]
+    return f"{winner} won the deal {how} ({pts}): {_plural(g, 'game point')}"

@@ -24,7 +24,6 @@ from sixtysix_env import Deal, Rules
 from sixtysix_env.actions import GO_OUT, action_str
 from sixtysix_env.agents.heuristic import HeuristicAgent, heuristic_deal_action
 from sixtysix_env.fast import BatchedDeals
-from sixtysix_env.fast.heuristic import heuristic_actions
 from sixtysix_env.fast.vector_env import SixtySixVectorEnv
 from sixtysix_env.fast.verify import configurations, random_rules
 from sixtysix_env.infostate import InfoState
@@ -58,7 +57,7 @@ def heuristic_differential(rules: Rules, num_deals: int, seed: int) -> int:
         live = [i for i, d in enumerate(deals) if d.outcome is None]
         if not live:
             return compared
-        got = heuristic_actions(batch)
+        got = batch.heuristic_actions()
         bits = batch.legal_mask_bits()
         actions = np.full(num_deals, -1, dtype=np.int64)
         for i in live:

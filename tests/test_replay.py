@@ -51,7 +51,7 @@ def test_replay_shows_hands_every_action_and_the_result(deal_file) -> None:
     assert step_lines[0].startswith("    1  bob  declare the marriage K♦ Q♦ (20)")
     assert "bob  lead K♦" in step_lines[1]
     assert "trick to bob (+" in step_lines[2] and "points ann 0 · bob" in step_lines[2]
-    assert f"result: {'bob' if deal.outcome.winner else 'ann'} wins" in text
+    assert f"result: {'bob' if deal.outcome.winner else 'ann'} won the deal" in text
 
 
 def test_replay_of_a_match_goes_deal_by_deal(tmp_path) -> None:
@@ -71,9 +71,9 @@ def test_replay_of_a_match_goes_deal_by_deal(tmp_path) -> None:
     for i in range(1, n + 1):
         assert f"Deal {i} of {n} · dealer" in text
     winner = ["ann", "bob"][match.winner]
-    assert f"{winner} won the match: ann {match.scores[0]} · bob {match.scores[1]}" in text
+    assert f"Match won by {winner}: ann {match.scores[0]} · bob {match.scores[1]}" in text
     code, one = run([str(path), "--deal", "2"])
-    assert code == 0 and f"Deal 2 of {n}" in one and f"Deal 1 of {n}" not in one and "won the match" not in one
+    assert code == 0 and f"Deal 2 of {n}" in one and f"Deal 1 of {n}" not in one and "Match won by" not in one
 
 
 @pytest.mark.parametrize("game", [ThreeDeal, FourDeal])

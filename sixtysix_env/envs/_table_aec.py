@@ -24,7 +24,7 @@ from ..multiplayer.rewards import DEFAULT_SHAPING_SCALE, check_reward_scheme, ta
 from ..multiplayer.table import TableDeal, TableTermination
 from ..multiplayer.view import TableView
 from ..render import hand_text
-from .options import EPISODES, check_option
+from .options import EPISODES, check_agent, check_option, check_real, check_seed, deal_spec, given_deal
 
 __all__ = ["TableEnv", "wrap", "table_mask_array"]
 
@@ -40,6 +40,7 @@ def wrap(env: TableEnv, illegal_reward: float | None) -> AECEnv:
     ``illegal_reward`` for the offender (default: the largest loss of one deal)."""
     if illegal_reward is None:
         illegal_reward = -1.0 if env.reward_scheme == "win_loss" else -float(env.largest_loss)
+    illegal_reward = check_real("illegal_reward", illegal_reward)
     out: AECEnv = wrappers.TerminateIllegalWrapper(env, illegal_reward=illegal_reward)
     out = wrappers.AssertOutOfBoundsWrapper(out)
     return wrappers.OrderEnforcingWrapper(out)
@@ -75,7 +76,7 @@ class TableEnv(AECEnv[str, Any, int]):
         self.reward_scheme = check_reward_scheme(reward)
         self.episode = episode
         self.render_mode = render_mode
-        self.shaping_scale = float(shaping_scale)
+        self.shaping_scale = check_real("shaping_scale", shaping_scale)
         self._encode = TABLE_ENCODERS[observation]
         self.possible_agents = [f"player_{p}" for p in range(n)]
         self._index = {a: p for p, a in enumerate(self.possible_agents)}
@@ -101,12 +102,13 @@ class TableEnv(AECEnv[str, Any, int]):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        # Every argument is checked before anything changes: a bad reset leaves the env as it was.
+        seed = check_seed(seed)
+        spec = deal_spec(options)
+        first_deal = None if spec is None else self._deal_from_options(spec)
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
         rng = random.Random(int(self.np_random.integers(2**63)))
-        first_deal = None
-        if options and "deal" in options:
-            first_deal = self._deal_from_options(options["deal"])
         self.match = TableMatch(self.game, self.rules, rng, first_deal=first_deal)
         self.deal = self.match.deal
         agents = self.possible_agents
@@ -121,8 +123,10 @@ class TableEnv(AECEnv[str, Any, int]):
         self._last_text = None
 
     def _deal_from_options(self, spec: Any) -> TableDeal:
-        if isinstance(spec, self.game):
-            return spec
+        if isinstance(spec, TableDeal):
+            if not isinstance(spec, self.game):
+                raise ValueError(f"options['deal'] is a {type(spec).__name__}: this env plays {self.game.__name__}")
+            return given_deal(spec, self.rules)
         if not isinstance(spec, dict) or "hands" not in spec or set(spec) - {"hands", "dealer"}:
             raise ValueError(
                 f"options['deal'] must be {{'hands': [...{self.game.n_players} hands in the order dealt], "
@@ -165,7 +169,7 @@ class TableEnv(AECEnv[str, Any, int]):
     def observe(self, agent: str) -> dict[str, Any]:
         deal = self.deal
         assert deal is not None, "call reset() first"
-        view = TableView.of(deal, self._index[agent])
+        view = TableView.of(deal, check_agent(agent, self.possible_agents))
         return {"observation": self._encode(view), "action_mask": table_mask_array(view.legal_mask)}
 
     def render(self) -> str | None:

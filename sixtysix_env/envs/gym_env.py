@@ -36,14 +36,15 @@ import numpy as np
 from gymnasium import spaces
 
 from ..actions import NUM_ACTIONS, action_label
-from ..engine import Deal
+from ..checks import as_index
+from ..engine import Deal, IllegalActionError
 from ..infostate import InfoState
 from ..match import Match
 from ..observers import ENCODERS, observation_space
 from ..render import describe_outcome, render_deal
 from ..rewards import DEFAULT_SHAPING_SCALE, check_reward_scheme, step_rewards
 from ..rules import Rules
-from .options import EPISODES, check_option, rules_with_claiming
+from .options import EPISODES, check_option, check_real, check_seed, deal_spec, rules_with_claiming
 from .sixtysix_v0 import _deal_from_options, mask_array
 
 __all__ = ["SixtySixEnv", "resolve_opponent"]
@@ -94,11 +95,13 @@ class SixtySixEnv(gym.Env[Any, int]):
         self.reward_scheme = check_reward_scheme(reward)
         self.episode = episode
         self.seat_option = seat
-        self.shaping_scale = float(shaping_scale)
+        self.shaping_scale = check_real("shaping_scale", shaping_scale)
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.illegal_reward = (
-            float(illegal_reward) if illegal_reward is not None else (-1.0 if reward == "win_loss" else -3.0)
+            check_real("illegal_reward", illegal_reward)
+            if illegal_reward is not None
+            else (-1.0 if reward == "win_loss" else -3.0)
         )
         self.opponent_name, self._opponent = resolve_opponent(opponent)
         self._encode = ENCODERS[observation]
@@ -164,10 +167,12 @@ class SixtySixEnv(gym.Env[Any, int]):
 
     # ------------------------------------------------------------------ gym API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        # Every argument is checked before anything changes: a bad reset leaves the env as it was.
+        seed = check_seed(seed)
+        first = _deal_from_options(deal_spec(options), self.rules)
         super().reset(seed=seed)
         self._rng = random.Random(int(self.np_random.integers(2**63)))
         self.seat = int(self.np_random.integers(2)) if self.seat_option == "random" else int(self.seat_option)
-        first = _deal_from_options(options["deal"], self.rules) if options and "deal" in options else None
         self.match = Match(self.rules, self._rng, first_deal=first)
         self._log = []
         self._done = False
@@ -185,15 +190,15 @@ class SixtySixEnv(gym.Env[Any, int]):
         if self._done:
             raise RuntimeError("the episode has ended: call reset()")
         deal = self.deal
-        legal = isinstance(action, (int, np.integer)) and deal.is_legal(int(action))
-        if not legal:
+        a = as_index(action)  # an int, a numpy integer or a 0-d integer array; anything else is illegal
+        if a is None or not deal.is_legal(a):
             if self.illegal_action == "raise":
-                deal.apply(action)  # raises ValueError naming the legal actions
+                raise IllegalActionError(action, deal.legal_actions(), deal.describe())
             self._done = True
             obs, info = self._observe()
             info["illegal_action"] = True
             return obs, self.illegal_reward, True, False, info
-        reward, done = self._advance(int(action), self.seat)
+        reward, done = self._advance(a, self.seat)
         if not done:
             more, done = self._play_opponent()
             reward += more

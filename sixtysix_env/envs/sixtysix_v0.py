@@ -68,7 +68,16 @@ from ..observers import ENCODERS, VECTOR_SIZE, encode_vector, observation_space
 from ..render import describe_outcome, render_deal
 from ..rewards import DEFAULT_SHAPING_SCALE, check_reward_scheme, step_rewards
 from ..rules import Rules
-from .options import EPISODES, check_option, rules_with_claiming
+from .options import (
+    EPISODES,
+    check_agent,
+    check_option,
+    check_real,
+    check_seed,
+    deal_spec,
+    given_deal,
+    rules_with_claiming,
+)
 from .wrappers import ClassicWrapper
 
 __all__ = ["env", "raw_env", "STATE_SIZE", "mask_array"]
@@ -98,6 +107,7 @@ def env(illegal_reward: float | None = None, wrapper: str = "fused", **kwargs: A
     e = raw_env(**kwargs)
     if illegal_reward is None:
         illegal_reward = -1.0 if e.reward_scheme == "win_loss" else -3.0
+    illegal_reward = check_real("illegal_reward", illegal_reward)
     if wrapper == "fused":
         return ClassicWrapper(e, illegal_reward=illegal_reward)
     check_option("wrapper", wrapper, ("fused", "pettingzoo"))
@@ -133,7 +143,7 @@ class raw_env(AECEnv[str, Any, int]):
         self.reward_scheme = check_reward_scheme(reward)
         self.episode = episode
         self.render_mode = render_mode
-        self.shaping_scale = float(shaping_scale)
+        self.shaping_scale = check_real("shaping_scale", shaping_scale)
         self._encode = ENCODERS[observation]
         self.possible_agents = list(AGENTS)
         self.agents = []
@@ -160,13 +170,13 @@ class raw_env(AECEnv[str, Any, int]):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        # Every argument is checked before anything changes: a bad reset leaves the env as it was.
+        seed = check_seed(seed)
+        first_deal = _deal_from_options(deal_spec(options), self.rules)
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
         # One Python RNG per episode, drawn from np_random: shuffling lists with it is fast.
         rng = random.Random(int(self.np_random.integers(2**63)))
-        first_deal = None
-        if options and "deal" in options:
-            first_deal = _deal_from_options(options["deal"], self.rules)
         self.match = Match(self.rules, rng, first_deal=first_deal)
         self.deal = self.match.deal
         self.agents = list(AGENTS)
@@ -213,8 +223,7 @@ class raw_env(AECEnv[str, Any, int]):
     def observe(self, agent: str) -> dict[str, Any]:
         deal = self.deal
         assert deal is not None, "call reset() first"
-        p = 0 if agent == "player_0" else 1
-        info = InfoState.of(deal, p)
+        info = InfoState.of(deal, check_agent(agent, self.possible_agents))
         mask = mask_array(info.legal_mask) if info.legal_mask else _MASK_ZERO.copy()
         return {"observation": self._encode(info), "action_mask": mask}
 
@@ -251,9 +260,13 @@ class raw_env(AECEnv[str, Any, int]):
         pass
 
 
-def _deal_from_options(spec: Any, rules: Rules) -> Deal:
+def _deal_from_options(spec: Any, rules: Rules) -> Deal | None:
+    """The first deal of ``reset(options={"deal": spec})``: None, a running ``Deal`` of the env's
+    rules (copied), or an arrangement dict."""
+    if spec is None:
+        return None
     if isinstance(spec, Deal):
-        return spec
+        return given_deal(spec, rules)
     if not isinstance(spec, dict) or not {"hands", "stock"} <= set(spec):
         raise ValueError(
             "options['deal'] must be {'hands': [[...], [...]], 'stock': [...], 'dealer': 0} with card strings"

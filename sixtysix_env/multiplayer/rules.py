@@ -11,6 +11,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Literal
 
+from ..rules import check_name, parse_rules_text, rules_text, settled_name
+
 __all__ = [
     "ThreeRules",
     "FourRules",
@@ -29,6 +31,7 @@ Claiming = Literal["auto", "explicit"]
 
 def _check(obj: object) -> None:
     """Type checks shared by both dataclasses: clear errors instead of odd play."""
+    check_name(obj)
     for f in dataclasses.fields(obj):  # type: ignore[arg-type]
         value = getattr(obj, f.name)
         if f.type == "bool" and not isinstance(value, bool):
@@ -73,9 +76,14 @@ class ThreeRules:
             raise ValueError(f"ThreeRules.trump={self.trump!r} is not allowed: choose one of choose, dealer_last")
         if not self.match_deals and not self.match_target:
             raise ValueError("ThreeRules: a match needs match_deals > 0 or match_target > 0 (or both)")
+        object.__setattr__(self, "name", settled_name(self, globals().get("THREE_PRESETS")))
 
     def replace(self, **changes: object) -> ThreeRules:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+    def notation(self) -> str:
+        """Text that :func:`get_three_rules` reads back to exactly these rules (as ``Rules.notation``)."""
+        return rules_text(self, THREE_PRESETS)
 
 
 @dataclass(frozen=True)
@@ -120,9 +128,14 @@ class FourRules:
             raise ValueError(f"FourRules.claiming={self.claiming!r} is not allowed: choose one of auto, explicit")
         if self.match_target < 1:
             raise ValueError(f"FourRules.match_target={self.match_target} must be at least 1")
+        object.__setattr__(self, "name", settled_name(self, globals().get("FOUR_PRESETS")))
 
     def replace(self, **changes: object) -> FourRules:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+    def notation(self) -> str:
+        """Text that :func:`get_four_rules` reads back to exactly these rules (as ``Rules.notation``)."""
+        return rules_text(self, FOUR_PRESETS)
 
 
 THREE_PRESETS: dict[str, ThreeRules] = {
@@ -159,8 +172,8 @@ def get_three_rules(rules: str | ThreeRules | None = None) -> ThreeRules:
         return THREE_PRESETS["pagat"]
     if isinstance(rules, ThreeRules):
         return rules
-    if isinstance(rules, str) and rules in THREE_PRESETS:
-        return THREE_PRESETS[rules]
+    if isinstance(rules, str):
+        return parse_rules_text(rules, THREE_PRESETS, "three-player rules")
     raise ValueError(f"unknown three-player rules {rules!r}: choose {', '.join(THREE_PRESETS)} or pass ThreeRules")
 
 
@@ -170,6 +183,6 @@ def get_four_rules(rules: str | FourRules | None = None) -> FourRules:
         return FOUR_PRESETS["pagat"]
     if isinstance(rules, FourRules):
         return rules
-    if isinstance(rules, str) and rules in FOUR_PRESETS:
-        return FOUR_PRESETS[rules]
+    if isinstance(rules, str):
+        return parse_rules_text(rules, FOUR_PRESETS, "four-player rules")
     raise ValueError(f"unknown four-player rules {rules!r}: choose {', '.join(FOUR_PRESETS)} or pass FourRules")

@@ -17,13 +17,13 @@ in its own process (:mod:`.host`): it sees only its ``InfoState``, its printed o
 
 **Faults and forfeits.** A bot whose decision raises an exception, returns an action that is not
 legal, or takes longer than ``--time-limit-ms`` (wall clock of ``act``, measured in the bot's
-process) loses that deal by forfeit: the opponent wins it with the most game points a deal gives
-(3 under every preset), and the match goes on with the next deal. A bot that has not answered
-after ``--kill-after`` seconds (default: twice the limit plus one second) is killed and replaced
-by a fresh process, and so is one whose process dies; one killed on ``--strikes`` decisions in a
-row (default 3) is retired and forfeits its later deals unplayed. The report names the bot, the deal, the
-seats, the reason (the exception with the line of the bot's code) and the position
-(``faults.csv``).
+process) loses that deal by forfeit: the opponent wins it with the most game points a deal can
+give (``Rules.max_game_points``: 3, or 6 where a failed close can cost 6), and the match goes on
+with the next deal. A bot that has not answered after ``--kill-after`` seconds (default: twice
+the limit plus one second) is killed and replaced by a fresh process, and so is one whose
+process dies; one killed on ``--strikes`` decisions in a row (default 3) is retired and forfeits
+its later deals unplayed. The report names the bot, the deal, the seats, the reason (the
+exception with the line of the bot's code) and the position (``faults.csv``).
 
 **Report** (``--out``): ``league.md`` and ``league.html`` (league table with Elo, deal and match
 win rates with 95% intervals, game points per deal, forfeits; disqualified bots; forfeits; the

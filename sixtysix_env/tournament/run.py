@@ -59,9 +59,9 @@ class TournamentError(ValueError):
 
 
 def forfeit_points(rules: Rules) -> int:
-    """Game points a forfeited deal costs: the most one deal can give under ``rules`` (3, or the
-    rules' closed-schwarz value when larger)."""
-    return max(3, rules.closed_schwarz_points)
+    """Game points a forfeited deal costs: the most one deal can give under ``rules``
+    (``Rules.max_game_points``: 3, or 6 where a failed close can cost 6)."""
+    return rules.max_game_points
 
 
 def _positive(name: str, value: object) -> float:

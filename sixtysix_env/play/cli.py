@@ -1,0 +1,261 @@
+"""The command line of terminal play: options, seats and agents, the session, the saved record."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import IO, Any
+
+from ..agents.spec import parse_agent_spec
+from ..multiplayer.rules import FOUR_PRESETS, THREE_PRESETS
+from ..records import match_record, save_record, to_record
+from ..rules import PRESETS
+from ..textplay import match_score_text, side_label
+from .session import GAME_CLASSES, Ending, Seats, Session, describe_seats
+
+__all__ = ["main"]
+
+GAMES = {2: "two", 3: "three", 4: "four"}
+RULE_PRESETS: dict[str, dict[str, Any]] = {"two": PRESETS, "three": THREE_PRESETS, "four": FOUR_PRESETS}
+DEFAULT_RULES = {"two": "standard", "three": "pagat", "four": "pagat"}
+DEFAULT_OPPONENT = {"two": "pimc", "three": "random", "four": "random"}
+
+EXAMPLES = """\
+examples:
+  python -m sixtysix_env.play                                  one deal against PIMC search, standard rules
+  python -m sixtysix_env.play --opponent pimc:samples=40 --episode match --rules santase
+  python -m sixtysix_env.play --opponent mybot.py:MyBot --seat 0 --seed 7
+  python -m sixtysix_env.play --players 3                      three players (you and two agents)
+  python -m sixtysix_env.play --players 4 --partner random     partners: you and seat +2
+
+Rules presets: {two} (two players);
+{three} (three players); {four} (four players).
+Agents: a registered name with options (random, heuristic, alphabeta, pimc:samples=40, ismcts, ppo),
+file.py:Class or package.module:Class. The three- and four-player games need agents that play them
+(random does). Records go to ./sixtysix-records/ unless --records DIR or --no-record; replay one
+with python -m sixtysix_env.replay FILE."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m sixtysix_env.play",
+        description="Play Sixty-Six in the terminal against agents: you see only what your seat may know.",
+        epilog=EXAMPLES.format(two=", ".join(PRESETS), three=", ".join(THREE_PRESETS), four=", ".join(FOUR_PRESETS)),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help="players at the table (default 2)")
+    p.add_argument("--rules", metavar="NAME", help="rules preset (default: standard; pagat for three and four players)")
+    p.add_argument(
+        "--opponent",
+        metavar="SPEC[,SPEC]",
+        help="the agent(s) at the other seats: one spec for all, or one per opponent seat in seat order "
+        "(default: pimc; random for three and four players)",
+    )
+    p.add_argument("--partner", metavar="SPEC", help="four players: your partner's agent (default: as --opponent)")
+    p.add_argument("--episode", choices=("deal", "match"), default="deal", help="one deal (default) or a match")
+    p.add_argument("--seat", default="random", help="your seat, 0 to players-1, or random (default)")
+    p.add_argument("--seed", type=int, help="seed for the cards, the seats and the agents (default: a new one)")
+    p.add_argument("--claiming", choices=("auto", "explicit"), help="going out: automatic at 66, or your own call")
+    p.add_argument(
+        "--recall",
+        choices=("perfect", "human"),
+        default="perfect",
+        help="perfect (default): points and every trick shown; human: only the last trick, no points",
+    )
+    p.add_argument("--name", default="you", help="your name in the record (default: you)")
+    p.add_argument(
+        "--records",
+        metavar="DIR",
+        default="sixtysix-records",
+        help="folder for the game record (default: ./sixtysix-records)",
+    )
+    p.add_argument("--no-record", action="store_true", help="do not save a record")
+    return p
+
+
+def _rules(args: argparse.Namespace, game: str, parser: argparse.ArgumentParser) -> Any:
+    presets = RULE_PRESETS[game]
+    name = args.rules or DEFAULT_RULES[game]
+    if name not in presets:
+        others = [g for g, ps in RULE_PRESETS.items() if name in ps]
+        hint = f" ({name} is a {' and '.join(others)}-player preset)" if others else ""
+        parser.error(f"--rules {name} is not a {game}-player preset{hint}: choose {', '.join(presets)}")
+    rules = presets[name]
+    if args.claiming:
+        if game == "three":
+            parser.error("--claiming: the three-player game is always played out (nobody goes out)")
+        rules = rules.replace(claiming=args.claiming)
+    return rules
+
+
+def _probe(agent: Any, game: str, rules: Any) -> str | None:
+    """Why ``agent`` cannot play ``game`` (it raised or chose an illegal move on a first position), or None."""
+    deal = GAME_CLASSES[game].new(rules, random.Random(0))
+    view = deal.information_state(deal.current_player)
+    try:
+        action = agent.act(view, random.Random(0))
+        ok = deal.is_legal(int(action))
+    except Exception as e:
+        return f"on a {game}-player position it raised {type(e).__name__}: {e}"
+    return None if ok else f"on a {game}-player position it chose {action!r}, which is not legal"
+
+
+def _agents(
+    args: argparse.Namespace, game: str, n: int, human: int, rules: Any, parser: argparse.ArgumentParser
+) -> tuple[list[Any], list[str], list[str]]:
+    others = [p for p in range(n) if p != human]
+    if args.opponent is not None and not args.opponent.strip(" ,"):
+        parser.error("--opponent is empty: give an agent such as random or pimc:samples=40")
+    texts = [t.strip() for t in (args.opponent or DEFAULT_OPPONENT[game]).split(",")]
+    opponents = [p for p in others if game != "four" or p != (human + 2) % 4]
+    if len(texts) == 1:
+        texts = texts * len(opponents)
+    if len(texts) != len(opponents):
+        parser.error(f"--opponent takes one agent or {len(opponents)} (one per opponent seat), got {len(texts)}")
+    by_seat = dict(zip(opponents, texts, strict=True))
+    if game == "four":
+        by_seat[(human + 2) % 4] = args.partner or texts[0]
+    elif args.partner:
+        parser.error("--partner is for the four-player game (--players 4)")
+    agents: list[Any] = [None] * n
+    specs = ["human"] * n
+    labels = [""] * n
+    probed: set[str] = set()
+    for p in others:
+        text = by_seat[p]
+        option = "--partner" if game == "four" and p == (human + 2) % 4 else "--opponent"
+        try:
+            spec = parse_agent_spec(text)
+            agent = spec.make()
+        except ImportError as e:
+            parser.error(f"{option} {text}: cannot load it ({e}); the ppo agent needs the train extra")
+        except ValueError as e:
+            parser.error(f"{option} {text}: {e}")
+        if text not in probed:  # tried on a spare copy, so the seat's agent starts fresh
+            problem = _probe(spec.make(), game, rules)
+            if problem:
+                hint = "" if game == "two" else " (it may play only the two-player game; random plays every game)"
+                parser.error(f"{option} {text} cannot play this game: {problem}{hint}")
+            probed.add(text)
+        agents[p], specs[p], labels[p] = agent, spec.label, spec.name
+    names = _names(labels, human, args.name)
+    return agents, specs, names
+
+
+def _names(labels: list[str], human: int, person: str) -> list[str]:
+    """Seat names: the agent's short name, numbered by seat when several share it."""
+    names = list(labels)
+    for p, label in enumerate(labels):
+        if p != human and labels.count(label) > 1:
+            names[p] = f"{label}{p}"
+    names[human] = person
+    return names
+
+
+def _seat(args: argparse.Namespace, n: int, rng: random.Random, parser: argparse.ArgumentParser) -> int:
+    if args.seat == "random":
+        return rng.randrange(n)
+    if not args.seat.isdigit() or int(args.seat) >= n:
+        parser.error(f"--seat {args.seat} is not a seat: choose 0 to {n - 1}, or random")
+    return int(args.seat)
+
+
+def _record(ending: Ending, seats: Seats, args: argparse.Namespace, seed: int, started: datetime) -> dict:
+    meta = {
+        "source": "play",
+        "created": started.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "seed": seed,
+        "episode": args.episode,
+        "human_seat": seats.human,
+        "agents": seats.specs,
+        "recall": args.recall,
+        "ended": ending.status,
+    }
+    if args.episode == "match":
+        return match_record(ending.deals, players=seats.names, meta=meta)
+    return to_record(ending.deals[-1], players=seats.names, meta=meta)
+
+
+def _save(record: dict, folder: str, seats: Seats, episode: str, started: datetime) -> Path:
+    stem = f"{started:%Y%m%d-%H%M%S}-{seats.game}-{seats.rules.name}-{episode}"
+    base = Path(folder)
+    path = base / f"{stem}.json"
+    k = 2
+    while path.exists():
+        path = base / f"{stem}-{k}.json"
+        k += 1
+    return save_record(path, record)
+
+
+def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
+    """Play from the command line; returns 0 (also after quit or end of input), 1 if an agent
+    failed, 2 for bad options (argparse's exit)."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    inp = stdin if stdin is not None else sys.stdin
+    out = stdout if stdout is not None else sys.stdout
+    game = GAMES[args.players]
+    n = args.players
+    if not args.name.strip() or len(args.name) > 30:
+        parser.error("--name must be 1 to 30 characters")
+    rules = _rules(args, game, parser)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    seat_rng = random.Random(f"seat-{seed}")
+    human = _seat(args, n, seat_rng, parser)
+    agents, specs, names = _agents(args, game, n, human, rules, parser)
+    seats = Seats(game, rules, human, agents, names, specs)
+    started = datetime.now(timezone.utc)
+
+    shown = list(names)
+    shown[human] = "you"
+    what = "one deal" if args.episode == "deal" else f"a match to {_target(rules)}"
+    claiming = f" · {args.claiming} claiming" if args.claiming else ""
+    print(f"Sixty-Six, {n} players · {rules.name} rules{claiming} · {what} · seed {seed}", file=out)
+    print(describe_seats(seats, shown), file=out)
+    print("Type the number of a move, a card such as QH, or help.", file=out)
+
+    echo = not (hasattr(inp, "isatty") and inp.isatty())
+    session = Session(seats, args.episode, seed, inp, out, recall=args.recall, echo=echo)
+    ending = session.run()
+    _summary(ending, seats, shown, args.episode, out)
+    played = sum(len(d.history) for d in ending.deals)
+    if not args.no_record:
+        if played == 0:
+            print("Nothing was played, so no record was saved.", file=out)
+        else:
+            try:
+                path = _save(_record(ending, seats, args, seed, started), args.records, seats, args.episode, started)
+            except OSError as e:
+                print(f"Could not save the record in {args.records}: {e}", file=out)
+            else:
+                print(f"Record saved: {path}", file=out)
+                print(f"  replay it: python -m sixtysix_env.replay {path}", file=out)
+    return 1 if ending.status == "agent failed" else 0
+
+
+def _target(rules: Any) -> str:
+    if getattr(rules, "match_deals", 0):
+        deals = f"{rules.match_deals} deals"
+        return f"{deals} or {rules.match_target} stakes" if rules.match_target else deals
+    return f"{rules.match_target} game points"
+
+
+def _summary(ending: Ending, seats: Seats, names: list[str], episode: str, out: IO[str]) -> None:
+    match = ending.match
+    if episode != "match":
+        return
+    deal = match.deal
+    score = match_score_text(match.scores, deal, names)
+    if match.is_over:
+        winners = [match.winner] if seats.game == "two" else match.winners
+        side = winners[0] if seats.game == "two" else deal.side_of(winners[0])
+        who = side_label(deal, side, names)
+        if seats.game == "three" and len(winners) > 1:
+            who = " and ".join(names[p] for p in winners)
+        print(f"Match won by {who}: {score}", file=out)
+    else:
+        print(f"The match was not finished: {score}", file=out)

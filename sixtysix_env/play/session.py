@@ -1,0 +1,254 @@
+"""A person against agents at one table: the game loop of terminal play.
+
+The person's seat reads its view (``information_state``), is shown the legal moves and types one;
+every other seat is an agent asked with its own view. Every action, anyone's, is announced as it
+happens, with the public facts it produced (a trick won, the draw, a closing). The deals are
+played through ``Match`` / ``TableMatch``, so a match scores, redeals and ends by the rules.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from ..cards import card_symbol, cards_of
+from ..engine import Deal
+from ..match import Match
+from ..multiplayer import FourDeal, TableMatch, ThreeDeal
+from ..textplay import match_score_text, move_text, outcome_text, step_notes
+from .moves import EntryError, keyed_moves, moves_text, parse_entry
+from .view import prompt_text, table_text, tricks_played
+
+__all__ = ["Seats", "Session", "Ending", "help_text", "describe_seats"]
+
+_HELP_MOVES = {
+    "two": "C close · D draw · X exchange the trump nine · P pass / keep · G go out (claim 66)\n"
+    "                                 MH or M♥ declare a marriage",
+    "three": "MH or M♥ declare a marriage · =H or =♥ name trump · =? turn the card",
+    "four": "MH or M♥ declare (or show) a marriage · P pass · G go out (claim 66)\n"
+    "                                 =H or =♥ name trump · =? turn the card",
+}
+
+
+def help_text(game: str) -> str:
+    """What the person may type, for this game."""
+    return f"""\
+How to answer:
+  a key from the list            1, 2, 3 ...
+  a card                         QH, 10H, TH, Q♥ (any case: qh)
+  other moves                    {_HELP_MOVES[game]}
+  show                           show the table again
+  tricks                         every trick played so far
+  quit                           stop here (the game so far is saved)
+Cards rank 9 J Q K 10 A and count A 11, 10 10, K 4, Q 3, J 2, 9 0. A marriage (K and Q of one
+suit, declared when leading) is worth 20, 40 in trumps. 66 points win the deal."""
+
+
+GAME_CLASSES: dict[str, type] = {"two": Deal, "three": ThreeDeal, "four": FourDeal}
+
+
+@dataclass
+class Seats:
+    """Who sits where: ``agents[p]`` plays seat ``p`` (``None`` at the person's seat)."""
+
+    game: str
+    rules: Any
+    human: int
+    agents: list[Any]
+    names: list[str]
+    """Per seat, as shown and recorded (the person's name at ``human``)."""
+    specs: list[str]
+    """Per seat, the agent spec text (``"human"`` for the person), for the record."""
+
+
+@dataclass
+class Ending:
+    """How a session ended: ``status`` is finished, quit, input ended or agent failed."""
+
+    status: str
+    deals: list[Any] = field(default_factory=list)
+    match: Any = None
+    message: str = ""
+
+
+class Session:
+    """One deal or one match, played out on ``out`` with the person's entries read from ``inp``."""
+
+    def __init__(
+        self,
+        seats: Seats,
+        episode: str,
+        seed: int,
+        inp: IO[str],
+        out: IO[str],
+        recall: str = "perfect",
+        echo: bool = False,
+    ) -> None:
+        self.seats = seats
+        self.episode = episode
+        self.recall = recall
+        self.inp, self.out, self.echo = inp, out, echo
+        master = random.Random(seed)
+        self.deal_rng = random.Random(master.getrandbits(64))
+        self.agent_rng = random.Random(master.getrandbits(64))
+        n = len(seats.names)
+        # In the person's screens the person is "you"; announcements use the same names.
+        self.names = list(seats.names)
+        self.names[seats.human] = "you"
+        self.n = n
+        self.failure = ""
+
+    # ------------------------------------------------------------------ output
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out)
+
+    def _new_match(self) -> Match | TableMatch:
+        s = self.seats
+        if s.game == "two":
+            return Match(s.rules, self.deal_rng)
+        return TableMatch(GAME_CLASSES[s.game], s.rules, self.deal_rng)
+
+    # ------------------------------------------------------------------ the game
+    def run(self) -> Ending:
+        match = self._new_match()
+        ending = Ending("finished", [match.deal], match)
+        number = 1
+        while True:
+            status = self._play_deal(match, number)
+            if status != "finished":
+                ending.status = status
+                return ending
+            deal = match.deal
+            self.say(f"Result: {outcome_text(deal, self.names)}.")
+            if self.episode == "deal":
+                return ending
+            self.say(f"Match score: {match_score_text(match.scores, deal, self.names)}")
+            if match.is_over:
+                return ending
+            match.next_deal()
+            ending.deals.append(match.deal)
+            number += 1
+
+    def _deal_header(self, deal: Any, match: Any, number: int) -> None:
+        names = self.names
+        head = f"Deal {number}" if self.episode == "match" else "The deal"
+        score = f" · match {match_score_text(match.scores, deal, names)}" if self.episode == "match" else ""
+        self.say()
+        self.say(f"── {head} · {names[deal.dealer]} dealt{score} ──")
+
+    def _play_deal(self, match: Any, number: int) -> str:
+        deal = match.deal
+        self._deal_header(deal, match, number)
+        while not deal.is_over:
+            p = deal.current_player
+            if p == self.seats.human:
+                action = self._ask(deal)
+                if isinstance(action, str):
+                    return action
+            else:
+                action = self._agent_move(deal, p)
+                if action is None:
+                    return "agent failed"
+            before = deal.clone()
+            match.apply(action)
+            self._announce(before, deal, p, action)
+        return "finished"
+
+    def _agent_move(self, deal: Any, p: int) -> int | None:
+        agent = self.seats.agents[p]
+        view = deal.information_state(p)
+        try:
+            action = agent.act(view, self.agent_rng)
+        except Exception as e:  # a user's bot may raise anything: report it, end the game cleanly
+            self.failure = f"{self.names[p]} ({self.seats.specs[p]}) raised {type(e).__name__}: {e}"
+            self.say(f"  {self.failure}. The game stops here.")
+            return None
+        try:
+            legal = deal.is_legal(int(action))
+        except (TypeError, ValueError):
+            legal = False
+        if not legal:
+            labels = ", ".join(move_text(deal, a) for a in deal.legal_actions())
+            self.failure = f"{self.names[p]} ({self.seats.specs[p]}) chose {action!r}, which is not legal ({labels})"
+            self.say(f"  {self.failure}. The game stops here.")
+            return None
+        return int(action)
+
+    def _announce(self, before: Any, after: Any, p: int, action: int) -> None:
+        names = self.names
+        notes = step_notes(before, after, names)
+        me = self.seats.human
+        if isinstance(after, Deal) and len(after.stock) < len(before.stock):
+            drawn = after.hands[me] & ~before.hands[me]
+            if drawn:
+                notes.append(f"you draw {' '.join(card_symbol(c) for c in cards_of(drawn))}")
+            face_up = before.stock[0]
+            if not after.stock and not drawn >> face_up & 1:  # the last, face-up card: seen by both
+                notes.append(f"{names[1 - me]} takes the face-up {card_symbol(face_up)}")
+        text = f"  {names[p]}: {move_text(before, action)}"
+        self.say(text + (" — " + "; ".join(notes) if notes else ""))
+
+    # ------------------------------------------------------------------ the person
+    def _show(self, deal: Any) -> None:
+        view = deal.information_state(self.seats.human)
+        self.say()
+        self.say(table_text(view, self.names, self.recall))
+        self.say(prompt_text(view, self.names))
+        self.say(moves_text(keyed_moves(view)))
+
+    def _ask(self, deal: Any) -> int | str:
+        """The person's move, or ``"quit"`` / ``"input ended"``."""
+        view = deal.information_state(self.seats.human)
+        moves = keyed_moves(view)
+        self._show(deal)
+        while True:
+            self.out.write("> ")
+            self.out.flush()
+            line = self.inp.readline()
+            if not line:
+                self.say()
+                self.say("Input ended: the game stops here.")
+                return "input ended"
+            if self.echo:
+                self.out.write(line if line.endswith("\n") else line + "\n")
+            try:
+                choice = parse_entry(line, view, moves)
+            except EntryError as e:
+                self.say(f"  {e}")
+                continue
+            if choice == "help":
+                self.say(help_text(self.seats.game))
+            elif choice == "show":
+                self._show(deal)
+            elif choice == "tricks":
+                self._tricks(view)
+            elif choice == "quit":
+                self.say("You stopped the game.")
+                return "quit"
+            else:
+                return int(choice)
+
+    def _tricks(self, view: Any) -> None:
+        if self.recall == "human":
+            self.say("  (human recall: only the last trick is shown, as at a real table)")
+            return
+        done = tricks_played(view)
+        if not done:
+            self.say("  no trick has been played yet")
+        for i, trick in enumerate(done, start=1):
+            self.say(f"  {i:>2}. " + ", ".join(f"{self.names[p]} {card_symbol(c)}" for p, c in trick))
+
+
+def describe_seats(seats: Seats, names: Sequence[str]) -> str:
+    """One line saying who plays whom (partners in the four-player game)."""
+    me = seats.human
+    others = [p for p in range(len(names)) if p != me]
+    if seats.game == "four":
+        partner = (me + 2) % 4
+        them = [p for p in others if p != partner]
+        return f"you (seat {me}) and your partner {names[partner]} (seat {partner}) against " + " and ".join(
+            f"{names[p]} (seat {p})" for p in them
+        )
+    return f"you (seat {me}) against " + " and ".join(f"{names[p]} (seat {p})" for p in others)

@@ -1,0 +1,80 @@
+"""Play Sixty-Six in the browser against any agent, and replay saved games.
+
+  python -m sixtysix_env.web                              # http://127.0.0.1:8066/ against pimc
+  python -m sixtysix_env.web --opponent heuristic --rules santase
+  python -m sixtysix_env.web --opponent mybot.py:MyBot   # your own bot (a class with act(info, rng))
+
+The page only listens on this computer (127.0.0.1) unless --host says otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+from pathlib import Path
+
+from ..rules import PRESETS
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m sixtysix_env.web", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this computer only)")
+    p.add_argument("--port", type=int, default=8066, help="port (default 8066; 0 picks a free one)")
+    p.add_argument(
+        "--opponent",
+        default="pimc",
+        metavar="SPEC",
+        help="the agent you play: a name with options (pimc:samples=40), file.py:Class or package.module:Class "
+        "(default pimc)",
+    )
+    p.add_argument("--rules", default="standard", choices=list(PRESETS), help="rules preset (default standard)")
+    p.add_argument(
+        "--records",
+        default="sixtysix-records",
+        metavar="DIR",
+        type=Path,
+        help="folder where finished games are saved and replays are listed (default ./sixtysix-records)",
+    )
+    p.add_argument("--seed", type=int, default=None, help="seed for the deals and the opponent (default: random)")
+    return p
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = _parser().parse_args(argv)
+    try:
+        from werkzeug.serving import make_server
+
+        from .app import create_app
+    except ImportError as e:
+        sys.exit(f"the web page needs Flask: pip install 'sixtysix-env[web]' ({e})")
+    if not 0 <= args.port <= 65535:
+        sys.exit(f"--port {args.port} is out of range: use 0..65535 (0 picks a free port)")
+    try:
+        app = create_app(args.opponent, args.rules, records=args.records, seed=args.seed)
+    except ValueError as e:
+        sys.exit(f"error: {e}")
+    except Exception as e:  # a bot's constructor may raise anything on bad options
+        sys.exit(f"error: cannot build --opponent {args.opponent!r}: {type(e).__name__}: {e}")
+    try:
+        socket.getaddrinfo(args.host, args.port)
+    except socket.gaierror as e:
+        sys.exit(f"cannot listen on --host {args.host!r}: {e.strerror} (use 127.0.0.1, or 0.0.0.0 for every address)")
+    # werkzeug reports a port in use itself ("Port N is in use by another program") and exits
+    try:
+        server = make_server(args.host, args.port, app, threaded=True)
+    except OSError as e:
+        sys.exit(f"cannot listen on {args.host}:{args.port}: {e.strerror or e} (try another --port, or 0)")
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"Sixty-Six: open http://{host}:{server.server_port}/ in your browser (Ctrl+C to stop)", flush=True)
+    print(f"  opponent {args.opponent}, rules {args.rules}, games saved in {args.records}/", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print("stopped")
+
+
+if __name__ == "__main__":
+    main()

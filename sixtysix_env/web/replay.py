@@ -1,0 +1,62 @@
+"""Replay frames for the page: every position of a saved game record, with both hands face up.
+
+A record is replayed (and so checked) by :func:`sixtysix_env.records.positions`; each position
+becomes the same view dict the play page draws, seen from seat 0 with seat 1's hand added.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine import Deal
+from ..records import positions
+from .view import move_text, outcome_text, seat_view
+
+__all__ = ["replay_frames"]
+
+
+def replay_frames(record: dict[str, Any]) -> dict[str, Any]:
+    """``{"players", "rules", "kind", "meta", "deals": [{"frames": [{"text", "view"}, ...]}]}``.
+
+    Raises ``ValueError`` for a record that is malformed or describes an illegal game, and for
+    three- and four-player records (the page draws the two-player table only)."""
+    if isinstance(record, dict) and record.get("game") in ("three", "four"):
+        raise ValueError(
+            f"this is a {record['game']}-player record: the page replays two-player games only "
+            "(use python -m sixtysix_env.replay FILE for the others)"
+        )
+    per_deal = positions(record)
+    names = [str(p) for p in record["players"]]
+    # a seat named "you" (a person's game saved by the page or the terminal) reads as "You lead ..."
+    you = next((p for p, n in enumerate(names) if n.lower() == "you"), None)
+    if you is not None:
+        names[you] = "You"
+    bodies = record["deals"] if record["kind"] == "match" else [record]
+    running = record.get("running_scores") or []
+    deals = []
+    for i, deal_positions in enumerate(per_deal):
+        frames = []
+        prev: Deal | None = None
+        for k, deal in enumerate(deal_positions):
+            scores = tuple(running[i]) if deal.is_over and i < len(running) else None
+            info = deal.information_state(0)
+            view = seat_view(info, names, you=None, other_hand=deal.hands[1], scores=scores)
+            if view["outcome"] is not None:
+                view["outcome"]["text"] = outcome_text(info, names, you)
+            if prev is None:
+                deals_text = "You deal" if deal.dealer == you else f"{names[deal.dealer]} deals"
+                text = f"Deal {i + 1}: {deals_text}, trump {view['trump']['symbol']}"
+            else:
+                action = bodies[i]["actions"][k - 1]["action"]
+                text = move_text(prev.information_state(0), action, info, names, you)
+            frames.append({"text": text, "view": view})
+            prev = deal
+        deals.append({"frames": frames, "outcome": bodies[i].get("outcome")})
+    return {
+        "kind": record["kind"],
+        "players": names,
+        "rules": record["rules"].get("name", "custom"),
+        "meta": record.get("meta", {}),
+        "deals": deals,
+        "final_scores": record.get("final_scores"),
+    }
