@@ -83,6 +83,9 @@ class TaskResult:
     played: list[Deal] = field(default_factory=list)  # the finished deals, kept for game records
 
 
+_LOCAL = object()
+
+
 class BotFault(Exception):
     """A bot failed on one decision (raised, timed out, died); the message says how."""
 
@@ -115,10 +118,14 @@ def _decide(deal: Deal, p: int, agent: Agent, rng: random.Random, clock: tuple[l
         return agent.act(info, rng)
     finally:
         if clock is not None:
-            # a bot in another process reports its own time (tournament); else this process's CPU time
-            spent = getattr(agent, "last_seconds", None)
-            clock[0][p] += spent if spent is not None else time.process_time() - start
-            clock[1][p] += 1
+            # a bot in another process reports its own time (tournament; None: it never answered);
+            # else this process's CPU time
+            spent = getattr(agent, "last_seconds", _LOCAL)
+            if spent is _LOCAL:
+                spent = time.process_time() - start
+            if spent is not None:
+                clock[0][p] += spent
+                clock[1][p] += 1
 
 
 def _refereed_deal(
