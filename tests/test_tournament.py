@@ -87,20 +87,31 @@ def test_faulty_bots_forfeit_and_broken_ones_are_disqualified(tmp_path) -> None:
         broken_import=BROKEN_IMPORT,
         bad_init=BAD_INIT,
         two_classes=TWO_CLASSES,
-        _helper="x = 1\n",
+        _helper="def first(legal):\n    return legal[0]\n",
+        uses_helper="from _helper import first\n\n\nclass Helped:\n    def act(self, info, rng):\n"
+        "        return first(info.legal_actions())\n",
     )
     write_bot("student", folder)
     t = run_tournament(
         folder, deals=1, block=1, time_limit_ms=300, kill_after_s=5, workers=2, log_dir=tmp_path / "logs"
     )
     status = {b.label: (b.status, b.reason) for b in t.bots}
-    assert set(status) == {"crash", "illegal", "slow", "broken_import", "bad_init", "two_classes", "student"}
+    assert set(status) == {
+        "crash",
+        "illegal",
+        "slow",
+        "broken_import",
+        "bad_init",
+        "two_classes",
+        "student",
+        "uses_helper",
+    }
     assert status["broken_import"][0] == status["bad_init"][0] == status["two_classes"][0] == "disqualified"
     assert "no_such_module_here" in status["broken_import"][1]
     assert "no model file" in status["bad_init"][1] and "line 4" in status["bad_init"][1]
     assert "AGENT = A" in status["two_classes"][1]
     res = t.arena
-    assert sorted(res.agents) == ["crash", "illegal", "slow", "student"]
+    assert sorted(res.agents) == ["crash", "illegal", "slow", "student", "uses_helper"]
     why = {"crash": "ZeroDivisionError", "illegal": "illegal action 99", "slow": "limit 300 ms"}
     for d in res.deal_records:
         pair = res.pairs[d.pair]
@@ -111,7 +122,7 @@ def test_faulty_bots_forfeit_and_broken_ones_are_disqualified(tmp_path) -> None:
         assert d.termination == "forfeit" and d.forfeit_by in faulty and d.game_points == t.forfeit_points == 3
         assert d.winner == ({pair.a, pair.b} - {d.forfeit_by}).pop()
     assert res.faults and all(why[f.bot] in f.reason for f in res.faults)
-    assert all(f.bot != "student" for f in res.faults)
+    assert all(f.bot not in ("student", "uses_helper") for f in res.faults)
     assert {f.bot for f in res.faults} == set(why)
     assert all(f.position.startswith("standard; dealer=") for f in res.faults)
     assert "thinking" in (tmp_path / "logs" / "slow.log").read_text()

@@ -8,7 +8,8 @@ and tests). The bot's label is the file name without ``.py``. Its agent is, in t
    classes must say which with ``AGENT = MyBot``).
 
 The agent is built with no arguments. Files are imported only in a bot's own process
-(:mod:`.host`), never in the tournament's.
+(:mod:`.host`), never in the tournament's; the folder is on that process's ``sys.path`` (last),
+so a bot may import helper modules beside it (name them ``_helper.py`` so they are not bots).
 """
 
 from __future__ import annotations
