@@ -98,6 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"  python {path}                      # check it plays legally, then 200 deals against heuristic")
     print(f"  python -m sixtysix_env.arena --agents {path}:{cls},heuristic,random --deals 200 --out results/")
     print(f"  python -m sixtysix_env.tournament {path.parent} --include heuristic,random")
+    print(f"  python -m sixtysix_env.play --opponent {path}:{cls}    # play against it yourself")
     return 0
 
 
