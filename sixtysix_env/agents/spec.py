@@ -105,8 +105,7 @@ def check_option_types(factory: Any, options: tuple[tuple[str, Any], ...], label
 
 def load_module(source: str) -> ModuleType:
     """A Python file (``source`` ends in ``.py``, imported once per process under a name made from
-    its path; its folder is appended to ``sys.path`` so it can import modules beside it) or an
-    importable module; a ValueError saying what failed."""
+    its path) or an importable module; a ValueError saying what failed."""
     if source.endswith(".py"):
         path = Path(source).expanduser().resolve()
         if not path.is_file():
@@ -114,9 +113,6 @@ def load_module(source: str) -> ModuleType:
         key = "sixtysix_user_" + hashlib.sha1(str(path).encode()).hexdigest()[:12]
         module = sys.modules.get(key)
         if module is None:
-            # its folder goes last on the path: helper modules next to it import, nothing is shadowed
-            if str(path.parent) not in sys.path:
-                sys.path.append(str(path.parent))
             spec = importlib.util.spec_from_file_location(key, path)
             if spec is None or spec.loader is None:
                 raise ValueError(f"cannot import {source!r} as a Python file")

@@ -86,6 +86,10 @@ def host_main(conn: Connection, spec: AgentSpec, log_path: str | None, parent_pi
     if parent_pid is not None:
         _exit_with(parent_pid)
     _redirect_output(log_path)
+    if spec.source.endswith(".py"):  # the bot's folder, last: its helper modules import, nothing is shadowed
+        folder = os.path.dirname(os.path.abspath(spec.source))
+        if folder not in sys.path:
+            sys.path.append(folder)
     for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ[var] = "1"
     agent: Any = None
