@@ -30,7 +30,7 @@ class CrashBot:
 ILLEGAL = """
 class IllegalBot:
     def act(self, info, rng):
-        return 99
+        return 99 if info.player == 0 else "QH"
 """
 SLOW = """
 import time
@@ -113,6 +113,7 @@ def test_faulty_bots_forfeit_and_broken_ones_are_disqualified(tmp_path) -> None:
     res = t.arena
     assert sorted(res.agents) == ["crash", "illegal", "slow", "student", "uses_helper"]
     why = {"crash": "ZeroDivisionError", "illegal": "illegal action 99", "slow": "limit 300 ms"}
+    assert any("returned 'QH', not an action id" in f.reason for f in res.faults if f.bot == "illegal")
     for d in res.deal_records:
         pair = res.pairs[d.pair]
         faulty = {pair.a, pair.b} & set(why)
@@ -121,6 +122,7 @@ def test_faulty_bots_forfeit_and_broken_ones_are_disqualified(tmp_path) -> None:
         # every deal with a faulty bot ends at its first decision: a forfeit by it, 3 points to the other
         assert d.termination == "forfeit" and d.forfeit_by in faulty and d.game_points == t.forfeit_points == 3
         assert d.winner == ({pair.a, pair.b} - {d.forfeit_by}).pop()
+    why["illegal"] = "action"
     assert res.faults and all(why[f.bot] in f.reason for f in res.faults)
     assert all(f.bot not in ("student", "uses_helper") for f in res.faults)
     assert {f.bot for f in res.faults} == set(why)

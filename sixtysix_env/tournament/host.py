@@ -3,12 +3,13 @@
 The tournament talks to it over a pipe (:class:`BotProcess`). Running every bot in a process of
 its own keeps the tournament safe from it: a bot that hangs is stopped and replaced, a bot that
 crashes the interpreter loses a deal and nothing else, and a bot sees only the ``InfoState`` it
-is sent, never the deal in memory. What a bot prints goes to its log file.
+is sent, never the deal in memory. What a bot prints goes to its log file. This isolates faults,
+it is no sandbox: the process runs with the teacher's rights and no memory limit.
 
 Messages (parent -> bot): ``("load",)`` import the file and find the agent; ``("new", seed)``
 build a fresh agent and a ``random.Random(seed)`` for it; ``("act", info)`` one decision;
 ``("stop",)``. Answers: ``("ok", text)``, ``("error", text)``, ``("action", int, seconds)``,
-``("raised", text, seconds)``.
+``("raised", text, seconds)``, ``("returned", repr of a value that is no int, seconds)``.
 """
 
 from __future__ import annotations
@@ -105,11 +106,15 @@ def host_main(conn: Connection, spec: AgentSpec, log_path: str | None, parent_pi
         if kind == "act":
             start = time.perf_counter()
             try:
-                action = operator.index(agent.act(msg[1], rng))
+                value = agent.act(msg[1], rng)
             except BaseException as e:  # a bot may raise anything, SystemExit included
                 reply: tuple[Any, ...] = ("raised", describe_exception(e), time.perf_counter() - start)
             else:
-                reply = ("action", action, time.perf_counter() - start)
+                seconds = time.perf_counter() - start
+                try:
+                    reply = ("action", operator.index(value), seconds)
+                except TypeError:
+                    reply = ("returned", f"{value!r:.80}", seconds)
         else:
             try:
                 if kind == "load":

@@ -176,6 +176,8 @@ class RemoteBot:
         self.last_seconds = seconds
         if kind == "raised":
             raise BotFault(f"raised {value}")
+        if kind == "returned":
+            raise BotFault(f"returned {value}, not an action id (an int from info.legal_actions())")
         if seconds * 1000 > limits.decision_ms:
             raise BotFault(f"took {seconds * 1000:.0f} ms over one decision (limit {limits.decision_ms:g} ms)")
         return value
