@@ -34,7 +34,79 @@ class LegalMask(int):
 
 class InfoState:
     """A player's view of a deal. Per-player tuples are indexed by absolute player (0 or 1);
-    ``player`` says whose view this is and ``opponent`` is the other one."""
+    ``player`` says whose view this is and ``opponent`` is the other one.
+
+    Card sets are ``int`` bitmasks over card ids (id = 6 * suit + rank, suits clubs, spades,
+    hearts, diamonds = 0..3, ranks 9 J Q K 10 A = 0..5): ``cards_of(mask)`` lists the ids and
+    ``cards_str(mask)`` writes them (``"9C JC AC"``). Action ids are those of
+    :mod:`sixtysix_env.actions` (0-23 play a card, 24-27 marriage, 28 exchange, 29 close, 30 pass,
+    31 go out). The examples below are one position of a standard deal, player 0 to follow.
+
+    - ``rules`` (Rules): the rule system of the deal. Example: info.rules.name == "standard",
+      info.rules.match_target == 7.
+    - ``player`` (int): whose view this is: 0 or 1. Example: 0.
+    - ``opponent`` (int): the other player, ``1 - player``. Example: 1.
+    - ``dealer`` (int): who dealt; the other player leads the first trick. Example: 0.
+    - ``decision`` (Decision or None): what the player to act decides: ``LEAD``, ``FOLLOW``,
+      ``DRAW`` (close or draw after winning a trick), ``CLOSING_EXCHANGE`` (the opponent just
+      closed: exchange the nine or not), ``CLAIM`` (explicit claiming, all cards played); ``None``
+      once the deal is over. Example: Decision.FOLLOW.
+    - ``current_player`` (int): who acts now; -1 once the deal is over. Example: 0.
+    - ``leader`` (int): who leads (or led) the current trick: the winner of the last trick. Example:
+      1.
+    - ``lead_card`` (int): card id led to the current trick; -1 when none (you are leading).
+      Example: 13 (KH).
+    - ``declared`` (int): suit of the marriage the leader has just declared (he must now lead its K
+      or Q); -1 otherwise. Example: -1.
+    - ``just_closed`` (bool): the leader closed the stock on this lead and has not led yet. Example:
+      False.
+    - ``hand`` (int): my cards as a bitmask: bit c set when card id c is in my hand
+      (``cards_of(info.hand)`` lists them). Example: 2162979 (9C JC AC QS TH KD).
+    - ``opponent_hand_size`` (int): cards in the opponent's hand. Example: 5.
+    - ``known_opponent`` (int): bitmask of the opponent's cards I know: the trump card he took by
+      exchange, the partner of a marriage he showed; all his cards once the stock is gone. Example:
+      0.
+    - ``unseen`` (int): bitmask of the cards I cannot place (the opponent's unknown cards and the
+      face-down stock); 0 once the stock is gone. Example: 14584980 (12 cards).
+    - ``trump`` (int): trump suit: 0 ♣, 1 ♠, 2 ♥, 3 ♦. Example: 0 (clubs).
+    - ``trump_card`` (int): card id turned up for trump. Example: 3 (KC).
+    - ``trump_location`` (int): where the trump card is: 0 in the stock, 1 with me, 2 with the
+      opponent, 3 played (``TRUMP_IN_STOCK`` ... ``TRUMP_PLAYED``). Example: 0.
+    - ``exchange_card`` (int): the card that may be exchanged for the trump card (the trump nine;
+      the jack in schnapsen). Example: 0 (9C).
+    - ``stock_size`` (int): cards left in the stock, the face-up one included. Example: 8.
+    - ``stock_bottom`` (int): the face-up card under the stock (the trump card, or the nine after an
+      exchange); -1 when the stock is gone. Example: 3.
+    - ``closed_by`` (int): who closed the stock; -1 if nobody. Example: -1.
+    - ``closed_opp_tricks`` (int): tricks the closer's opponent had won when the stock was closed
+      (decides the game points). Example: 0.
+    - ``closed_opp_points`` (int): counted points of the closer's opponent when the stock was
+      closed. Example: 0.
+    - ``closed_own_tricks`` (int): tricks the closer had won when the stock was closed (a closer who
+      wins no trick after closing may lose 6 game points, ``Rules.failed_close_six``). Example: 0.
+    - ``points`` (tuple[int, int]): counted points per player (index 0 and 1, not me/opponent): card
+      points of the tricks won plus the marriages that count; 66 wins. Example: (3, 4).
+    - ``pending`` (tuple[int, int]): marriage points declared but not counted yet (they count once
+      that player wins a trick). Example: (0, 0).
+    - ``tricks`` (tuple[int, int]): tricks won per player. Example: (1, 1).
+    - ``won_cards`` (tuple[int, int]): bitmask of the cards in each player's won tricks. Example:
+      (20480, 576).
+    - ``marriages`` (tuple[int, int]): bitmask of the suits (bit s) in which each player declared a
+      marriage. Example: (0, 0).
+    - ``claim_chance`` (tuple[bool, bool]): explicit claiming: whether each player may go out
+      (action 31) now. Example: (False, False).
+    - ``trick_count`` (int): tricks played so far. Example: 2.
+    - ``history`` (tuple[int, ...]): every action of the deal in order, each as ``player * 32 +
+      action`` (``h >> 5`` is the player, ``h & 31`` the action); draws from the stock are not
+      actions. Example: (44, 14, 30, ...): 44 is player 1 playing card 12 (9H).
+    - ``scores`` (tuple[int, int]): the match score (game points per player) when this deal started.
+      Example: (0, 0).
+    - ``legal_mask`` (LegalMask, an int): my legal actions as a bitmask (bit a set when action a is
+      legal); 0 when it is not my turn. It can also be called, ``info.legal_mask()``, as
+      ``deal.legal_mask()`` is; ``legal_actions()`` lists them. Example: 2162979.
+    - ``outcome`` (Outcome or None): the result once the deal is over (``winner``, ``game_points``,
+      ``termination``), else ``None``. Example: None.
+    """
 
     __slots__ = (
         "rules",
