@@ -40,7 +40,8 @@ Arguments (``sixtysix_four_v0.env(**options)``):
 * ``reward``: ``"game_points"`` (default), ``"win_loss"`` or ``"shaped"``.
 * ``episode``: ``"deal"`` (default) or ``"match"`` (first team to ``match_target``, 7, game
   points; the deal passes to the left).
-* ``render_mode``: ``"ansi"`` or ``"human"``.
+* ``render_mode``: ``"ansi"``, ``"human"`` (printed from the dealt position on) or ``"rgb_array"``
+  (a spectator's picture with every hand face up; needs Pillow, the ``render`` extra).
 
 Rewards: both partners receive the team's reward: +game points for the winners and -game points
 for the losers when a deal ends (zero-sum over the four); ``win_loss`` gives ±1; ``shaped`` adds

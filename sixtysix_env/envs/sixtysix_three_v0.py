@@ -35,7 +35,8 @@ Arguments (``sixtysix_three_v0.env(**options)``):
 * ``reward``: ``"game_points"`` (default: the stakes), ``"win_loss"`` or ``"shaped"``.
 * ``episode``: ``"deal"`` (default) or ``"match"`` (``match_deals`` deals, 6 by default, or to
   a ``match_target`` stake balance; the deal passes to the left).
-* ``render_mode``: ``"ansi"`` or ``"human"``.
+* ``render_mode``: ``"ansi"``, ``"human"`` (printed from the dealt position on) or ``"rgb_array"``
+  (a spectator's picture with every hand face up; needs Pillow, the ``render`` extra).
 
 Rewards: each player's stake balance change when a deal ends (zero-sum over the three);
 ``win_loss`` gives the winner +1 and the others -1/2 (per deal, or per match in match episodes);
