@@ -339,6 +339,9 @@ def table_frame(
         cv.text(px + 14, y + 40, f"tricks {tricks}", size=14)
         y += 70
     marriages = [f"{names[p]} {_SUITS[m]}" for p in range(n) for m in range(4) if deal.marriages[p] >> m & 1]
+    if getattr(deal, "last_winner", -1) >= 0 and not deal.trick:
+        cv.text(px + 14, y, f"last trick won by {names[deal.last_winner]}", size=14, color=_MUTED)
+        y += 28
     if marriages:
         cv.text(px + 14, y, "marriages", size=13, color=_MUTED)
         _wrapped(cv, px + 14, y + 18, ", ".join(marriages), W - 30 - px, 14)

@@ -11,7 +11,7 @@
 | Observation values | vector: float32, 387 values in [-1, 4] (layout below)                  |
 | Registry id        | `pettingzoo.make("aec", "sixtysix/sixtysix_four_v0")`                  |
 
-The rules (RULES.md 5.2, pagat's version) live in `sixtysix_env.multiplayer.four`; this module
+The rules (docs/RULES.md 5.2, pagat's version) live in `sixtysix_env.multiplayer.four`; this module
 only adapts them. 6 cards each, no stock; the dealer's bottom card sets trump and stays in his
 hand. The player left of the dealer leads. Every player must follow suit and beat the best card
 so far if able; void, trump and over-trump if able; else any card. When a player leads he may

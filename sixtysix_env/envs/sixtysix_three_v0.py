@@ -10,7 +10,7 @@
 | Observation values | vector: float32, 312 values in [-1, 4] (layout below)                  |
 | Registry id        | `pettingzoo.make("aec", "sixtysix/sixtysix_three_v0")`                 |
 
-The rules (RULES.md 5.1) live in `sixtysix_env.multiplayer.three`; this module only adapts them.
+The rules (docs/RULES.md 5.1) live in `sixtysix_env.multiplayer.three`; this module only adapts them.
 24 cards, 8 each, dealt in packets of 3, 2, 3 from the player left of the dealer. That player
 sees his first 3 cards and names trump or lets the first card of his second packet be turned;
 then he leads. Every player must follow suit and beat the best card so far if able; void, trump
