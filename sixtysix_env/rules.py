@@ -202,7 +202,7 @@ class Rules:
     ``closer_fail`` scores the failure. Off in every preset."""
 
     match_target: int = 7
-    """Game points that win the match: 7 (pagat :224), 8 (russian ru-classic-66.txt:4), 11 (santase
+    """Game points that win the match: 7 (pagat :272), 8 (russian ru-classic-66.txt:4), 11 (santase
     :436). Applied by the match loop."""
 
     claiming: Claiming = "auto"
