@@ -3,6 +3,7 @@ citations ("pagat :259", "ru-old-and-marriage :33") that name a line the source 
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -44,12 +45,15 @@ BARE = re.compile(r"(?<![\w.:/])\(?:" + _NUM)
 
 
 def _files() -> list[Path]:
-    skip = {".git", ".venv", "__pycache__", ".pytest_cache", ".ruff_cache", ".hypothesis", "node_modules"}
+    """The repository's own text files (not the sources, caches, builds or a virtual environment)."""
+    skip = {".git", ".venv", "venv", "build", "dist", "node_modules", "__pycache__"}
     out = []
-    for p in ROOT.rglob("*"):
-        rel = p.relative_to(ROOT)
-        if p.is_file() and p.suffix in TEXT_SUFFIXES and not skip & set(rel.parts) and SOURCES not in p.parents:
-            out.append(p)
+    for folder, dirs, names in os.walk(ROOT):
+        dirs[:] = [d for d in dirs if d not in skip and not d.startswith(".") and not d.endswith(".egg-info")]
+        here = Path(folder)
+        if here == SOURCES:
+            continue
+        out += [here / n for n in names if Path(n).suffix in TEXT_SUFFIXES]
     out = [p for p in out if p != Path(__file__).resolve()]  # this file names the patterns it forbids
     return [*out, ROOT / ".ci" / "run"] if (ROOT / ".ci" / "run").exists() else out
 
