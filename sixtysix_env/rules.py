@@ -289,8 +289,6 @@ class Rules:
         return out
 
 
-MAX_GAME_POINTS = 99
-"""Upper bound of game points per deal: the batched engine keeps game points in int8."""
 MAX_MATCH_TARGET = 10_000
 
 # A custom label: words of letters, digits and ``_ . + -`` separated by single spaces; never the

@@ -142,7 +142,7 @@ def _closed_closer_without_a_new_trick(d: Deal) -> bool:
 @pytest.mark.parametrize("six", ["closer_no_trick", "or_opponent_no_trick"])
 def test_alphabeta_is_exact_under_the_six_point_rule(six) -> None:
     """The solver's shortcut for a hopeless closer must wait while a 6 still depends on his tricks."""
-    rules = PRESETS["standard"].replace(name=f"six={six}", failed_close_six=six)
+    rules = PRESETS["standard"].replace(name=f"six-{six}", failed_close_six=six)
     for d in _positions(rules, seed=5, n=8, until=_closed_closer_without_a_new_trick):
         assert solve(d)[0] == _minimax(d, d.current), d.to_notation()
 

@@ -182,7 +182,7 @@ def configurations() -> dict[str, Rules]:
         if r.claiming != "explicit":
             out[f"{name}+explicit"] = r.replace(name=f"{name}+explicit", claiming="explicit")
     for six in ("closer_no_trick", "or_opponent_no_trick"):
-        out[f"standard+six={six}"] = PRESETS["standard"].replace(name=f"standard+six={six}", failed_close_six=six)
+        out[f"standard+six-{six}"] = PRESETS["standard"].replace(name=f"standard+six-{six}", failed_close_six=six)
     out["marriage+explicit+six"] = PRESETS["marriage"].replace(
         name="marriage+explicit+six", claiming="explicit", failed_close_six="or_opponent_no_trick"
     )
