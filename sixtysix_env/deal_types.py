@@ -30,7 +30,7 @@ class Decision(IntEnum):
 
 
 class Termination(IntEnum):
-    """How a deal ended (RULES.md 2.9)."""
+    """How a deal ended (docs/RULES.md 2.9)."""
 
     WENT_OUT = 0
     """A player went out with 66 or more."""

@@ -341,7 +341,7 @@ class Deal:
         return self.outcome.returns() if self.outcome is not None else (0, 0)
 
     def counted_points(self, player: int) -> int:
-        """Card points of the tricks won plus the marriages that count (RULES.md 2.8)."""
+        """Card points of the tricks won plus the marriages that count (docs/RULES.md 2.8)."""
         return self.points[player]
 
     def can_exchange(self, player: int) -> bool:

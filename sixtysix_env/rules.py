@@ -1,16 +1,16 @@
 """Rules as data: one frozen dataclass, one named preset per rule system.
 
-Every rule that differs between the systems in RULES.md section 5 is a field
+Every rule that differs between the systems in docs/RULES.md section 5 is a field
 here, and the engine reads these fields; there is no second copy of the
 engine per variant. ``get_rules("russian")`` returns a preset;
 ``get_rules("standard").replace(claiming="explicit")`` derives a new one.
 
 Each field's docstring says what it changes and which source has it. Sources are cited by
-file and line in ``shared/rules-sources/`` (``ru-translated-pages.txt`` holds the pagat.com
+file and line in ``docs/rules-sources/`` (``ru-translated-pages.txt`` holds the pagat.com
 page after Günther Senst, Britannica, gamerules.com, PlayingCardDecks and a Santase page;
 ``ru-classic-66.txt`` the classic Russian rule lists; ``ru-old-and-marriage.txt`` the
 19th-century rules and Марьяж). ``PRESET_INFO`` records, per preset, which settings the
-sources do not state (the ``*`` cells of RULES.md section 5); ``python -m
+sources do not state (the ``*`` cells of docs/RULES.md section 5); ``python -m
 sixtysix_env.rulesdoc`` turns all of it into ``docs/rules.md``.
 """
 
@@ -63,7 +63,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "claiming": ("auto", "explicit"),
 }
 
-# The sources cited in the field docstrings (files in shared/rules-sources/). A citation such as
+# The sources cited in the field docstrings (files in docs/rules-sources/). A citation such as
 # "pagat :259" is line 259 of that source's file; "ru-classic-66.txt:19" names the file itself.
 PAGAT = "pagat.com after Senst (ru-translated-pages.txt:227-306)"
 BRITANNICA = "Britannica (ru-translated-pages.txt:346-353)"
@@ -71,7 +71,7 @@ RU_CLASSIC = "classic Russian rule lists (ru-classic-66.txt)"
 RU_OLD = "19th-century Russian rules (ru-old-and-marriage.txt:1-35)"
 MARIAGE = "Марьяж (ru-old-and-marriage.txt:84-190)"
 SANTASE = "Santase page (ru-translated-pages.txt:425-438)"
-VU = "the VU Amsterdam `schnapsen` package (RULES.md 5.0)"
+VU = "the VU Amsterdam `schnapsen` package (docs/RULES.md 5.0)"
 SOURCES: dict[str, str] = {
     "pagat": PAGAT,
     "Britannica": BRITANNICA,
@@ -87,7 +87,7 @@ SOURCES: dict[str, str] = {
 
 @dataclass(frozen=True)
 class Rules:
-    """One two-player rule system. Defaults are the standard game (RULES.md section 2)."""
+    """One two-player rule system. Defaults are the standard game (docs/RULES.md section 2)."""
 
     name: str = "standard"
     """Preset name, or a label for a custom rule set (shown in notation and renders). Rules that
@@ -202,7 +202,7 @@ class Rules:
     ``closer_fail`` scores the failure. Off in every preset."""
 
     match_target: int = 7
-    """Game points that win the match: 7 (pagat :224), 8 (russian ru-classic-66.txt:4), 11 (santase
+    """Game points that win the match: 7 (pagat :272), 8 (russian ru-classic-66.txt:4), 11 (santase
     :436). Applied by the match loop."""
 
     claiming: Claiming = "auto"
@@ -447,7 +447,7 @@ PRESETS["vu"] = PRESETS["schnapsen"].replace(
 @dataclass(frozen=True)
 class PresetInfo:
     """What the documentation says about a preset: where it comes from and which of its settings
-    no source states (RULES.md section 5 marks those cells with *)."""
+    no source states (docs/RULES.md section 5 marks those cells with *)."""
 
     title: str
     summary: str
@@ -461,7 +461,7 @@ class PresetInfo:
 PRESET_INFO: dict[str, PresetInfo] = {
     "standard": PresetInfo(
         "Standard (German Sechsundsechzig)",
-        "The game of RULES.md section 2: pagat.com after Günther Senst; Britannica and the classic Russian "
+        "The game of docs/RULES.md section 2: pagat.com after Günther Senst; Britannica and the classic Russian "
         "lists agree on almost all of it.",
         (PAGAT, BRITANNICA),
     ),
@@ -495,7 +495,7 @@ PRESET_INFO: dict[str, PresetInfo] = {
             }
         ),
         (
-            ("schwarz", "'если же ни одного очка, то 3 пункта': counted points of 0 (RULES.md 5)"),
+            ("schwarz", "'если же ни одного очка, то 3 пункта': counted points of 0 (docs/RULES.md 5)"),
             ("match_target", "'7 или 8 пунктов (по договоренности)': 7"),
         ),
     ),
@@ -516,7 +516,7 @@ PRESET_INFO: dict[str, PresetInfo] = {
                 "closer_fail",
             }
         ),
-        (("marriage_on_first_lead", "also holds for a non-dealer who closes at the first lead (RULES.md 5)"),),
+        (("marriage_on_first_lead", "also holds for a non-dealer who closes at the first lead (docs/RULES.md 5)"),),
     ),
     "schnapsen": PresetInfo(
         "Schnapsen (Austria)",
@@ -524,7 +524,7 @@ PRESET_INFO: dict[str, PresetInfo] = {
         "bonus (the last-trick winner wins a played-out deal), closing only on lead.",
         (PAGAT + " differences from Schnapsen, :297-306", BRITANNICA),
         frozenset({"exchange_requires"}),
-        (("closer_win", "the opponent's counted points and tricks at the moment of closing (RULES.md 5)"),),
+        (("closer_win", "the opponent's counted points and tricks at the moment of closing (docs/RULES.md 5)"),),
     ),
     "vu": PresetInfo(
         "VU Amsterdam course engine",

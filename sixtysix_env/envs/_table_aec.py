@@ -24,6 +24,7 @@ from ..multiplayer.rewards import DEFAULT_SHAPING_SCALE, check_reward_scheme, ta
 from ..multiplayer.table import TableDeal, TableTermination
 from ..multiplayer.view import TableView
 from ..render import hand_text
+from ..render_image import require_pillow, table_frame
 from .options import EPISODES, check_agent, check_option, check_real, check_seed, deal_spec, given_deal
 
 __all__ = ["TableEnv", "wrap", "table_mask_array"]
@@ -52,9 +53,9 @@ class TableEnv(AECEnv[str, Any, int]):
     game: ClassVar[type[TableDeal]]
     largest_loss: ClassVar[int]
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi", "human"],
+        "render_modes": ["ansi", "human", "rgb_array"],
         "is_parallelizable": False,
-        "render_fps": 1,
+        "render_fps": 2,
     }
 
     def __init__(
@@ -76,6 +77,8 @@ class TableEnv(AECEnv[str, Any, int]):
         self.reward_scheme = check_reward_scheme(reward)
         self.episode = episode
         self.render_mode = render_mode
+        if render_mode == "rgb_array":
+            require_pillow()  # a missing extra is named now, not at the first frame
         self.shaping_scale = check_real("shaping_scale", shaping_scale)
         self._encode = TABLE_ENCODERS[observation]
         self.possible_agents = [f"player_{p}" for p in range(n)]
@@ -121,6 +124,8 @@ class TableEnv(AECEnv[str, Any, int]):
         self.agent_selection = agents[self.deal.current_player]
         self._finished_deal = None
         self._last_text = None
+        if self.render_mode == "human":  # the dealt position, before the first action
+            self.render()
 
     def _deal_from_options(self, spec: Any) -> TableDeal:
         if isinstance(spec, TableDeal):
@@ -172,12 +177,15 @@ class TableEnv(AECEnv[str, Any, int]):
         view = TableView.of(deal, check_agent(agent, self.possible_agents))
         return {"observation": self._encode(view), "action_mask": table_mask_array(view.legal_mask)}
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             return None
         deal = self._finished_deal or self.deal
         if deal is None:
             return None
+        if self.render_mode == "rgb_array":
+            scores = self.match.scores if self.match is not None and self.episode == "match" else None
+            return table_frame(deal, self.possible_agents, last=self._last_text, match_scores=scores)
         text = render_table(deal, self.possible_agents, self._last_text)
         if self.render_mode == "human":
             print(text)

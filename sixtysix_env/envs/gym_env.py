@@ -13,7 +13,9 @@ Arguments: ``opponent`` (an agent name such as ``"random"``, ``"heuristic"``, ``
 object with ``act(info, rng)``, or a callable ``f(info, rng) -> action``), ``seat``, ``rules``,
 ``observation``, ``reward`` (``"game_points"``, ``"win_loss"``, ``"shaped"``), ``episode``
 (``"deal"`` or ``"match"``), ``claiming``, ``shaping_scale``, ``render_mode`` (``"ansi"``,
-``"human"``), ``illegal_action`` and ``illegal_reward``.
+``"human"``, or ``"rgb_array"``: a spectator's picture with both hands face up, for
+``gymnasium.wrappers.RecordVideo``; needs Pillow, the ``render`` extra), ``illegal_action`` and
+``illegal_reward``.
 
 Rewards are the learner's share of the zero-sum rewards of the AEC environment, summed over
 the learner's action and the opponent actions that follow it.
@@ -42,6 +44,7 @@ from ..infostate import InfoState
 from ..match import Match
 from ..observers import ENCODERS, observation_space
 from ..render import describe_outcome, render_deal
+from ..render_image import deal_frame, require_pillow
 from ..rewards import DEFAULT_SHAPING_SCALE, check_reward_scheme, step_rewards
 from ..rules import Rules
 from .options import EPISODES, check_option, check_real, check_seed, deal_spec, rules_with_claiming
@@ -70,7 +73,7 @@ def resolve_opponent(opponent: Any) -> tuple[str, Policy]:
 
 
 class SixtySixEnv(gym.Env[Any, int]):
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 2}
 
     def __init__(
         self,
@@ -97,6 +100,8 @@ class SixtySixEnv(gym.Env[Any, int]):
         self.seat_option = seat
         self.shaping_scale = check_real("shaping_scale", shaping_scale)
         self.render_mode = render_mode
+        if render_mode == "rgb_array":
+            require_pillow()  # a missing extra is named now, not at the first frame
         self.illegal_action = illegal_action
         self.illegal_reward = (
             check_real("illegal_reward", illegal_reward)
@@ -142,10 +147,10 @@ class SixtySixEnv(gym.Env[Any, int]):
         rewards = step_rewards(self.reward_scheme, deal, before, match_over, self.shaping_scale)
         if deal.outcome is None:
             return rewards[self.seat], False
+        if self.episode == "deal" or match.is_over:
+            return rewards[self.seat], True  # the rendered deal shows its own result
         if self.render_mode is not None:
             self._log.append(describe_outcome(deal, self._names()))
-        if self.episode == "deal" or match.is_over:
-            return rewards[self.seat], True
         match.next_deal()
         return rewards[self.seat], False
 
@@ -211,10 +216,15 @@ class SixtySixEnv(gym.Env[Any, int]):
             self.render()
         return obs, float(reward), done, False, info
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None or self.match is None:
             return None
-        text = "\n".join([*self._log, render_deal(self.deal, self._names())])
+        scores = self.match.scores if self.episode == "match" else None
+        if self.render_mode == "rgb_array":
+            last = self._log[-1] if self._log else None
+            self._log = []
+            return deal_frame(self.deal, self._names(), last=last, match_scores=scores)
+        text = "\n".join([*self._log, render_deal(self.deal, self._names(), match_scores=scores)])
         self._log = []
         if self.render_mode == "human":
             print(text)

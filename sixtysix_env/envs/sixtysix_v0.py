@@ -34,7 +34,9 @@ Arguments (``sixtysix_v0.env(**options)``):
 * ``reward``: ``"game_points"`` (default), ``"win_loss"`` or ``"shaped"``; ``shaping_scale``.
 * ``episode``: ``"deal"`` (default) or ``"match"``.
 * ``claiming``: ``"auto"`` or ``"explicit"`` (default: as the rules say; standard is auto).
-* ``render_mode``: ``"ansi"`` (returns the text) or ``"human"`` (prints it).
+* ``render_mode``: ``"ansi"`` (returns the text), ``"human"`` (prints it, from the dealt position
+  on) or ``"rgb_array"`` (returns a spectator's picture with both hands face up, an ``(H, W, 3)``
+  ``uint8`` array; needs Pillow, the ``render`` extra).
 
 Rewards: at the end of each deal the winner gets +game points and the loser -game points
 (``game_points``); ``win_loss`` gives ±1 per deal, or per match in match episodes; ``shaped`` adds
@@ -65,7 +67,8 @@ from ..engine import Deal
 from ..infostate import InfoState
 from ..match import Match
 from ..observers import ENCODERS, VECTOR_SIZE, encode_vector, observation_space
-from ..render import describe_outcome, render_deal
+from ..render import render_deal
+from ..render_image import deal_frame, require_pillow
 from ..rewards import DEFAULT_SHAPING_SCALE, check_reward_scheme, step_rewards
 from ..rules import Rules
 from .options import (
@@ -118,10 +121,10 @@ def env(illegal_reward: float | None = None, wrapper: str = "fused", **kwargs: A
 
 class raw_env(AECEnv[str, Any, int]):
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi", "human"],
+        "render_modes": ["ansi", "human", "rgb_array"],
         "name": "sixtysix_v0",
         "is_parallelizable": False,
-        "render_fps": 1,
+        "render_fps": 2,
     }
 
     def __init__(
@@ -143,6 +146,8 @@ class raw_env(AECEnv[str, Any, int]):
         self.reward_scheme = check_reward_scheme(reward)
         self.episode = episode
         self.render_mode = render_mode
+        if render_mode == "rgb_array":
+            require_pillow()  # a missing extra is named now, not at the first frame
         self.shaping_scale = check_real("shaping_scale", shaping_scale)
         self._encode = ENCODERS[observation]
         self.possible_agents = list(AGENTS)
@@ -188,6 +193,8 @@ class raw_env(AECEnv[str, Any, int]):
         self.agent_selection = AGENTS[self.deal.current_player]
         self._last_text = None
         self._finished_deal = None
+        if self.render_mode == "human":  # the dealt position, before the first action
+            self.render()
 
     def step(self, action: int) -> None:
         agent = self.agent_selection
@@ -242,15 +249,16 @@ class raw_env(AECEnv[str, Any, int]):
             out[base + 24 * slot + c] = 1.0
         return out
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             return None
         deal = self._finished_deal or self.deal
         if deal is None:
             return None
-        text = render_deal(deal, AGENTS, self._last_text)
-        if self._finished_deal is not None and self.match is not None:
-            text += f"\n  {describe_outcome(deal, AGENTS)}; match {self.match.scores[0]}-{self.match.scores[1]}"
+        scores = self.match.scores if self.match is not None and self.episode == "match" else None
+        if self.render_mode == "rgb_array":
+            return deal_frame(deal, AGENTS, last=self._last_text, match_scores=scores)
+        text = render_deal(deal, AGENTS, self._last_text, match_scores=scores)  # the result once, if over
         if self.render_mode == "human":
             print(text)
             return None

@@ -1,4 +1,4 @@
-"""Rules as data for the three- and four-player games (RULES.md 5.1 and 5.2).
+"""Rules as data for the three- and four-player games (docs/RULES.md 5.1 and 5.2).
 
 These are different games from the two-player one (no stock, every player bound to follow from
 the first trick), so they have their own dataclasses; field docstrings cite the sources as
@@ -44,7 +44,7 @@ def _check(obj: object) -> None:
 
 @dataclass(frozen=True)
 class ThreeRules:
-    """Three players, 8 cards each, no stock; settled in stakes after all 8 tricks (RULES.md 5.1)."""
+    """Three players, 8 cards each, no stock; settled in stakes after all 8 tricks (docs/RULES.md 5.1)."""
 
     name: str = "pagat"
     """Preset name, or a label for a custom rule set."""
@@ -89,7 +89,7 @@ class ThreeRules:
 @dataclass(frozen=True)
 class FourRules:
     """Four players in fixed partnerships (0 and 2 against 1 and 3), 6 cards each, no stock; the
-    first team to 66 goes out and scores 1/2/3 game points as in the two-player game (RULES.md 5.2)."""
+    first team to 66 goes out and scores 1/2/3 game points as in the two-player game (docs/RULES.md 5.2)."""
 
     name: str = "pagat"
     """Preset name, or a label for a custom rule set."""
@@ -152,14 +152,14 @@ THREE_NOTES: tuple[str, ...] = (
     "(as in the two-player game; not stated by the sources).",
     "The player with the most counted points wins; a tie for the most is a drawn deal in which nobody pays "
     "(not stated by the sources). The winner always has 33 or more: 130 points are shared by three.",
-    "Presets: `pagat` is RULES.md 5.1 (pagat :308); `marriage` is Марьяж втроём (ru-old-and-marriage :101).",
+    "Presets: `pagat` is docs/RULES.md 5.1 (pagat :308); `marriage` is Марьяж втроём (ru-old-and-marriage :101).",
     "The deal passes to the left after every deal (not stated by the sources).",
 )
 FOUR_NOTES: tuple[str, ...] = (
     "Marriages count for the team once it has a trick (as in the two-player game; not stated by the sources).",
     "The partner is asked about a marriage whenever public facts leave one possible for him, so that being "
     "asked reveals nothing about his hand; otherwise play goes on without the question.",
-    "Presets: `pagat` is RULES.md 5.2 (pagat :310); `russian` takes the trump choice and the obligations of the "
+    "Presets: `pagat` is docs/RULES.md 5.2 (pagat :310); `russian` takes the trump choice and the obligations of the "
     "Russian version (ru-old-and-marriage :104-182). Its redeal rules and contracts ('три девятки', 'на пять', "
     "'на шесть', 'на шубу', 'на костюм') are not implemented.",
     "The deal passes to the left after every deal (not stated by the sources).",

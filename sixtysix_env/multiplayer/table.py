@@ -85,7 +85,7 @@ def trick_winner(trick: Sequence[int], trump: int) -> int:
 
 
 def follow_cards(hand: int, trick: Sequence[int], trump: int, must_beat: bool) -> int:
-    """The cards of ``hand`` that may be played to ``trick`` (RULES.md 5.1): follow suit, beating
+    """The cards of ``hand`` that may be played to ``trick`` (docs/RULES.md 5.1): follow suit, beating
     the best card so far if it is of the suit led; void, trump, over-trumping a trump already in
     the trick; else any card. Without ``must_beat``: follow suit, else trump, else any card."""
     best = trick[trick_winner(trick, trump)]
