@@ -3,15 +3,20 @@
 ``engine.Deal`` plays a deal and ``infostate.InfoState`` is one player's view of it; both speak of
 the decision to make and of how the deal ended, so those types live here, one layer down, and
 the engine imports the view without a circle. ``sixtysix_env.engine`` re-exports them.
+
+:class:`DealLike` is the API every deal shares, two-player ``engine.Deal`` and the three- and
+four-player ``multiplayer.TableDeal`` alike: code that only plays, views and scores deals (the
+env base, records, agents) types against it and works at every table size.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["Decision", "Termination", "Outcome", "RandomSource"]
+__all__ = ["Decision", "Termination", "Outcome", "RandomSource", "OutcomeLike", "DealLike"]
 
 
 class Decision(IntEnum):
@@ -59,6 +64,96 @@ class Outcome:
         g = self.game_points
         return (g, -g) if self.winner == 0 else (-g, g)
 
+    @property
+    def payoffs(self) -> tuple[int, int]:
+        """What each player gains, as ``TableOutcome.payoffs`` (here the same as ``returns()``)."""
+        return self.returns()
+
 
 class RandomSource(Protocol):
     def shuffle(self, x: Any) -> None: ...
+
+
+@runtime_checkable
+class OutcomeLike(Protocol):
+    """How any deal ended (``Outcome``, ``TableOutcome``): ``winner`` is a player, a team with four
+    players, or -1 for a drawn deal."""
+
+    @property
+    def winner(self) -> int: ...
+    @property
+    def game_points(self) -> int: ...
+    @property
+    def termination(self) -> IntEnum: ...
+    @property
+    def payoffs(self) -> tuple[int, ...]: ...
+    def returns(self) -> tuple[int, ...]: ...
+
+
+@runtime_checkable
+class DealLike(Protocol):
+    """The API ``engine.Deal`` and ``multiplayer.TableDeal`` share: one deal, changed only by
+    ``apply``. Players are seats ``0 .. n_players-1``; ``side_of(p)`` is who scores for ``p`` (the
+    player himself, or his team with four players), and ``points``/``scores`` are per side.
+
+    ``from_arrangement`` exists on both with the game's own arguments (the two-player deal has a
+    stock, the table deals do not); ``hidden_cards`` differs in shape for the same reason.
+    """
+
+    n_players: int
+    n_sides: int
+    game: str
+    rules: Any
+    dealer: int
+    trump: int
+    trump_card: int
+    current: int
+    decision: IntEnum
+    leader: int
+    hands: list[int]
+    known: list[int]
+    won_cards: list[int]
+    marriages: list[int]
+    points: list[int]
+    history: list[int]
+    scores: tuple[int, ...]
+    outcome: Any
+
+    @property
+    def current_player(self) -> int:
+        """The player to act, or -1 once the deal is over."""
+        ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def trick(self) -> Sequence[int]:
+        """The cards on the table in the trick now, in the order played."""
+        ...
+
+    @property
+    def tricks_won(self) -> list[int]:
+        """Tricks taken per player."""
+        ...
+
+    def side_of(self, player: int) -> int: ...
+    def legal_mask(self) -> int: ...
+    def legal_actions(self) -> list[int]: ...
+    def is_legal(self, action: object) -> bool: ...
+    def legal_labels(self) -> list[str]: ...
+    def apply(self, action: int) -> None: ...
+    def apply_all(self, actions: Sequence[int | str] | str) -> Any: ...
+    def clone(self) -> Any: ...
+    def returns(self) -> tuple[int, ...]: ...
+    def counted_points(self, side: int) -> int: ...
+    def information_state(self, player: int) -> Any: ...
+    def resample_hidden(self, player: int, rng: RandomSource) -> Any: ...
+    def describe(self) -> str: ...
+    def to_notation(self) -> str: ...
+
+    @classmethod
+    def from_notation(cls, text: str, rules: Any = None) -> Any: ...
+
+    @classmethod
+    def from_arrangement(cls, *args: Any, **kwargs: Any) -> Any: ...

@@ -14,6 +14,7 @@ tricks, drawing, going out under automatic claiming, scoring) on the way.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from .actions import CLOSE, EXCHANGE, GO_OUT, MARRIAGE, NUM_ACTIONS, PASS, action_label, action_str, actions_of
 from .actions import parse_action as parse_action_text
@@ -160,6 +161,11 @@ class Deal:
     scores: tuple[int, int]
     arrangement: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int] | None
     _mask: int
+
+    # the table size, named as ``TableDeal`` names it (``deal_types.DealLike``)
+    n_players: ClassVar[int] = 2
+    n_sides: ClassVar[int] = 2
+    game: ClassVar[str] = "two-player"
 
     # ------------------------------------------------------------------ creation
     @classmethod
@@ -315,6 +321,20 @@ class Deal:
     @property
     def is_over(self) -> bool:
         return self.outcome is not None
+
+    def side_of(self, player: int) -> int:
+        """Who scores for ``player``: with two players, the player himself (as ``TableDeal.side_of``)."""
+        return player
+
+    @property
+    def trick(self) -> list[int]:
+        """The card on the table, if any (``TableDeal.trick``: the cards of the trick in play)."""
+        return [self.lead_card] if self.lead_card >= 0 else []
+
+    @property
+    def tricks_won(self) -> list[int]:
+        """Tricks taken per player: ``tricks`` under the name ``TableDeal`` uses."""
+        return self.tricks
 
     @property
     def stock_open(self) -> bool:

@@ -26,6 +26,7 @@ from .actions import (
     PASS,
     TRUMP_BY_CARD,
     parse_table_action,
+    table_action_label,
     table_action_str,
 )
 from .table_types import TableDecision, TableOutcome, TableTermination
@@ -334,6 +335,10 @@ class TableDeal:
         """Whether ``action`` (an int, numpy integer or 0-d integer array) is legal now."""
         a = as_index(action)
         return a is not None and 0 <= a < NUM_TABLE_ACTIONS and bool(self.legal_mask() >> a & 1)
+
+    def legal_labels(self) -> list[str]:
+        """The legal actions in words, as ``Deal.legal_labels``."""
+        return [table_action_label(a) for a in self.legal_actions()]
 
     def returns(self) -> tuple[int, ...]:
         """Payoffs per player; zeros while the deal runs."""
