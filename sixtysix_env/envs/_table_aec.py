@@ -1,8 +1,9 @@
-"""The PettingZoo AEC adapter shared by the three- and four-player environments.
+"""The three- and four-player games on the shared AEC bookkeeping (:mod:`.base`).
 
-The rules live in :mod:`sixtysix_env.multiplayer`; this class only syncs PettingZoo's dicts from
-the deal (or match) after each step. ``sixtysix_three_v0`` and ``sixtysix_four_v0`` subclass it
-with their game, their defaults and their documentation.
+The rules live in :mod:`sixtysix_env.multiplayer`; ``SixtySixAEC`` keeps PettingZoo's dicts in
+step with the deal (or match) and this class supplies the table game: its engine, encoders,
+rewards and renders. ``sixtysix_three_v0`` and ``sixtysix_four_v0`` subclass it with their game,
+their defaults and their documentation.
 """
 
 from __future__ import annotations
@@ -11,10 +12,7 @@ import random
 from typing import Any, ClassVar
 
 import numpy as np
-from gymnasium import spaces
-from gymnasium.utils import seeding
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from ..cards import card_symbol
 from ..multiplayer.actions import NUM_TABLE_ACTIONS, table_action_label
@@ -22,10 +20,11 @@ from ..multiplayer.match import TableMatch
 from ..multiplayer.observers import TABLE_ENCODERS, table_observation_space
 from ..multiplayer.rewards import DEFAULT_SHAPING_SCALE, check_reward_scheme, table_step_rewards
 from ..multiplayer.table import TableDeal, TableTermination
-from ..multiplayer.view import TableView
 from ..render import hand_text
-from ..render_image import require_pillow, table_frame
-from .options import EPISODES, check_agent, check_option, check_real, check_seed, deal_spec, given_deal
+from ..render_image import table_frame
+from . import base
+from .base import SixtySixAEC
+from .options import given_deal
 
 __all__ = ["TableEnv", "wrap", "table_mask_array"]
 
@@ -39,24 +38,17 @@ def table_mask_array(mask: int) -> np.ndarray:
 def wrap(env: TableEnv, illegal_reward: float | None) -> AECEnv:
     """Wrapped as PettingZoo's classic games are: an illegal action ends the episode with
     ``illegal_reward`` for the offender (default: the largest loss of one deal)."""
-    if illegal_reward is None:
-        illegal_reward = -1.0 if env.reward_scheme == "win_loss" else -float(env.largest_loss)
-    illegal_reward = check_real("illegal_reward", illegal_reward)
-    out: AECEnv = wrappers.TerminateIllegalWrapper(env, illegal_reward=illegal_reward)
-    out = wrappers.AssertOutOfBoundsWrapper(out)
-    return wrappers.OrderEnforcingWrapper(out)
+    return base.wrap(env, illegal_reward, "pettingzoo")
 
 
-class TableEnv(AECEnv[str, Any, int]):
+class TableEnv(SixtySixAEC):
     """Base of the three- and four-player AEC environments."""
 
     game: ClassVar[type[TableDeal]]
-    largest_loss: ClassVar[int]
-    metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi", "human", "rgb_array"],
-        "is_parallelizable": False,
-        "render_fps": 2,
-    }
+    num_actions: ClassVar[int] = NUM_TABLE_ACTIONS
+    mask_array = staticmethod(table_mask_array)
+    match: TableMatch | None
+    deal: TableDeal | None
 
     def __init__(
         self,
@@ -67,65 +59,22 @@ class TableEnv(AECEnv[str, Any, int]):
         render_mode: str | None = None,
         shaping_scale: float = DEFAULT_SHAPING_SCALE,
     ) -> None:
-        super().__init__()
         n = self.game.n_players
-        self.rules = self.game._get_rules(rules)
-        check_option("observation", observation, TABLE_ENCODERS)
-        check_option("episode", episode, EPISODES)
-        check_option("render_mode", render_mode, [*self.metadata["render_modes"], None])
-        self.observation_name = observation
-        self.reward_scheme = check_reward_scheme(reward)
-        self.episode = episode
-        self.render_mode = render_mode
-        if render_mode == "rgb_array":
-            require_pillow()  # a missing extra is named now, not at the first frame
-        self.shaping_scale = check_real("shaping_scale", shaping_scale)
-        self._encode = TABLE_ENCODERS[observation]
-        self.possible_agents = [f"player_{p}" for p in range(n)]
-        self._index = {a: p for p, a in enumerate(self.possible_agents)}
-        self.agents = []
-        obs_space = spaces.Dict(
-            {
-                "observation": table_observation_space(observation, n),
-                "action_mask": spaces.Box(0, 1, shape=(NUM_TABLE_ACTIONS,), dtype=np.int8),
-            }
+        super().__init__(
+            self.game._get_rules(rules),
+            n,
+            TABLE_ENCODERS,
+            lambda name: table_observation_space(name, n),
+            observation,
+            reward,
+            episode,
+            render_mode,
+            shaping_scale,
+            check_reward_scheme,
         )
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(NUM_TABLE_ACTIONS) for a in self.possible_agents}
-        self.np_random, _ = seeding.np_random(None)
-        self.match: TableMatch | None = None
-        self.deal: TableDeal | None = None
-        self._finished_deal: TableDeal | None = None
-        self._last_text: str | None = None
 
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
-
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        # Every argument is checked before anything changes: a bad reset leaves the env as it was.
-        seed = check_seed(seed)
-        spec = deal_spec(options)
-        first_deal = None if spec is None else self._deal_from_options(spec)
-        if seed is not None:
-            self.np_random, _ = seeding.np_random(seed)
-        rng = random.Random(int(self.np_random.integers(2**63)))
-        self.match = TableMatch(self.game, self.rules, rng, first_deal=first_deal)
-        self.deal = self.match.deal
-        agents = self.possible_agents
-        self.agents = agents[:]
-        self.rewards = {a: 0.0 for a in agents}
-        self._cumulative_rewards = {a: 0.0 for a in agents}
-        self.terminations = {a: False for a in agents}
-        self.truncations = {a: False for a in agents}
-        self.infos = {a: {} for a in agents}
-        self.agent_selection = agents[self.deal.current_player]
-        self._finished_deal = None
-        self._last_text = None
-        if self.render_mode == "human":  # the dealt position, before the first action
-            self.render()
+    def _new_match(self, rng: random.Random, first_deal: TableDeal | None) -> TableMatch:
+        return TableMatch(self.game, self.rules, rng, first_deal=first_deal)
 
     def _deal_from_options(self, spec: Any) -> TableDeal:
         if isinstance(spec, TableDeal):
@@ -139,61 +88,22 @@ class TableEnv(AECEnv[str, Any, int]):
             )
         return self.game.from_arrangement(spec["hands"], spec.get("dealer", 0), self.rules)
 
-    def step(self, action: int) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        match, deal = self.match, self.deal
-        assert match is not None and deal is not None
-        before = tuple(deal.points)
-        match.apply(action)  # raises ValueError naming the legal actions; the deal is then unchanged
-        self._cumulative_rewards[agent] = 0.0
-        self._finished_deal = None
-        if self.render_mode is not None:
-            self._last_text = f"{agent}: {table_action_label(int(action))}"
+    def _step_rewards(self, deal: TableDeal, before: tuple[int, ...]) -> tuple[float, ...]:
+        match = self.match
+        assert match is not None
         match_winners = None
         if self.episode == "match":
             match_winners = match.winners if match.is_over else []
-        rewards = table_step_rewards(self.reward_scheme, deal, before, match_winners, self.shaping_scale)
-        self.rewards = dict(zip(self.possible_agents, rewards, strict=True))
-        if deal.outcome is not None:
-            self._finished_deal = deal
-            if self.episode == "deal" or match.is_over:
-                self.terminations = {a: True for a in self.agents}
-                for a in self.agents:
-                    self.infos[a] = {"outcome": deal.outcome, "scores": tuple(match.scores)}
-            else:
-                self.deal = match.next_deal()
-        self._accumulate_rewards()
-        if not self.terminations[agent]:
-            self.agent_selection = self.possible_agents[self.deal.current_player]
-        if self.render_mode == "human":  # PettingZoo's convention, as in sixtysix_v0
-            self.render()
+        return table_step_rewards(self.reward_scheme, deal, before, match_winners, self.shaping_scale)
 
-    def observe(self, agent: str) -> dict[str, Any]:
-        deal = self.deal
-        assert deal is not None, "call reset() first"
-        view = TableView.of(deal, check_agent(agent, self.possible_agents))
-        return {"observation": self._encode(view), "action_mask": table_mask_array(view.legal_mask)}
+    def _action_label(self, action: int) -> str:
+        return table_action_label(action)
 
-    def render(self) -> str | np.ndarray | None:
-        if self.render_mode is None:
-            return None
-        deal = self._finished_deal or self.deal
-        if deal is None:
-            return None
-        if self.render_mode == "rgb_array":
-            scores = self.match.scores if self.match is not None and self.episode == "match" else None
-            return table_frame(deal, self.possible_agents, last=self._last_text, match_scores=scores)
-        text = render_table(deal, self.possible_agents, self._last_text)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+    def _render_text(self, deal: TableDeal, scores: Any) -> str:
+        return render_table(deal, self.possible_agents, self._last_text)
 
-    def close(self) -> None:
-        pass
+    def _render_frame(self, deal: TableDeal, scores: Any) -> np.ndarray:
+        return table_frame(deal, self.possible_agents, last=self._last_text, match_scores=scores)
 
 
 def render_table(deal: TableDeal, names: list[str], last: str | None = None) -> str:

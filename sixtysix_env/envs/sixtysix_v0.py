@@ -58,9 +58,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.utils import seeding
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from ..actions import NUM_ACTIONS, action_label
 from ..engine import Deal
@@ -68,20 +66,11 @@ from ..infostate import InfoState
 from ..match import Match
 from ..observers import ENCODERS, VECTOR_SIZE, encode_vector, observation_space
 from ..render import render_deal
-from ..render_image import deal_frame, require_pillow
+from ..render_image import deal_frame
 from ..rewards import DEFAULT_SHAPING_SCALE, check_reward_scheme, step_rewards
 from ..rules import Rules
-from .options import (
-    EPISODES,
-    check_agent,
-    check_option,
-    check_real,
-    check_seed,
-    deal_spec,
-    given_deal,
-    rules_with_claiming,
-)
-from .wrappers import ClassicWrapper
+from .base import SixtySixAEC, wrap
+from .options import given_deal, rules_with_claiming
 
 __all__ = ["env", "raw_env", "STATE_SIZE", "mask_array"]
 
@@ -99,6 +88,10 @@ def mask_array(mask: int) -> np.ndarray:
     return np.unpackbits(raw, bitorder="little").view(np.int8)
 
 
+def _observed_mask(mask: int) -> np.ndarray:
+    return mask_array(mask) if mask else _MASK_ZERO.copy()
+
+
 def env(illegal_reward: float | None = None, wrapper: str = "fused", **kwargs: Any) -> AECEnv:
     """The environment wrapped as PettingZoo's classic games are.
 
@@ -107,25 +100,18 @@ def env(illegal_reward: float | None = None, wrapper: str = "fused", **kwargs: A
     stacks PettingZoo's TerminateIllegalWrapper, AssertOutOfBoundsWrapper and
     OrderEnforcingWrapper; the default ``"fused"`` is one ``ClassicWrapper`` with the same
     semantics (tested side by side) that costs a few microseconds instead of about thirty."""
-    e = raw_env(**kwargs)
-    if illegal_reward is None:
-        illegal_reward = -1.0 if e.reward_scheme == "win_loss" else -3.0
-    illegal_reward = check_real("illegal_reward", illegal_reward)
-    if wrapper == "fused":
-        return ClassicWrapper(e, illegal_reward=illegal_reward)
-    check_option("wrapper", wrapper, ("fused", "pettingzoo"))
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    return wrap(raw_env(**kwargs), illegal_reward, wrapper)
 
 
-class raw_env(AECEnv[str, Any, int]):
-    metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi", "human", "rgb_array"],
-        "name": "sixtysix_v0",
-        "is_parallelizable": False,
-        "render_fps": 2,
-    }
+class raw_env(SixtySixAEC):
+    """The two-player game on the shared AEC bookkeeping of :class:`~.base.SixtySixAEC`."""
+
+    metadata: ClassVar[dict[str, Any]] = {**SixtySixAEC.metadata, "name": "sixtysix_v0"}
+    num_actions: ClassVar[int] = NUM_ACTIONS
+    largest_loss = 3
+    mask_array = staticmethod(_observed_mask)
+    match: Match | None
+    deal: Deal | None
 
     def __init__(
         self,
@@ -137,102 +123,40 @@ class raw_env(AECEnv[str, Any, int]):
         render_mode: str | None = None,
         shaping_scale: float = DEFAULT_SHAPING_SCALE,
     ) -> None:
-        super().__init__()
-        self.rules = rules_with_claiming(rules, claiming)
-        check_option("observation", observation, ENCODERS)
-        check_option("episode", episode, EPISODES)
-        check_option("render_mode", render_mode, [*self.metadata["render_modes"], None])
-        self.observation_name = observation
-        self.reward_scheme = check_reward_scheme(reward)
-        self.episode = episode
-        self.render_mode = render_mode
-        if render_mode == "rgb_array":
-            require_pillow()  # a missing extra is named now, not at the first frame
-        self.shaping_scale = check_real("shaping_scale", shaping_scale)
-        self._encode = ENCODERS[observation]
-        self.possible_agents = list(AGENTS)
-        self.agents = []
-        obs_space = spaces.Dict(
-            {
-                "observation": observation_space(observation),
-                "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
-            }
+        super().__init__(
+            rules_with_claiming(rules, claiming),
+            len(AGENTS),
+            ENCODERS,
+            observation_space,
+            observation,
+            reward,
+            episode,
+            render_mode,
+            shaping_scale,
+            check_reward_scheme,
         )
-        self.observation_spaces = {a: obs_space for a in AGENTS}
-        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in AGENTS}
         self.state_space = spaces.Box(0.0, 4.0, shape=(STATE_SIZE,), dtype=np.float32)
-        self.np_random, _ = seeding.np_random(None)
-        self.match: Match | None = None
-        self.deal: Deal | None = None
-        self._last_text: str | None = None
-        self._finished_deal: Deal | None = None
 
-    # spaces are cached: the same object on every call
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
+    def _new_match(self, rng: random.Random, first_deal: Deal | None) -> Match:
+        return Match(self.rules, rng, first_deal=first_deal)
 
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
+    def _deal_from_options(self, spec: Any) -> Deal | None:
+        return _deal_from_options(spec, self.rules)
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        # Every argument is checked before anything changes: a bad reset leaves the env as it was.
-        seed = check_seed(seed)
-        first_deal = _deal_from_options(deal_spec(options), self.rules)
-        if seed is not None:
-            self.np_random, _ = seeding.np_random(seed)
-        # One Python RNG per episode, drawn from np_random: shuffling lists with it is fast.
-        rng = random.Random(int(self.np_random.integers(2**63)))
-        self.match = Match(self.rules, rng, first_deal=first_deal)
-        self.deal = self.match.deal
-        self.agents = list(AGENTS)
-        self.rewards = {a: 0.0 for a in AGENTS}
-        self._cumulative_rewards = {a: 0.0 for a in AGENTS}
-        self.terminations = {a: False for a in AGENTS}
-        self.truncations = {a: False for a in AGENTS}
-        self.infos = {a: {} for a in AGENTS}
-        self.agent_selection = AGENTS[self.deal.current_player]
-        self._last_text = None
-        self._finished_deal = None
-        if self.render_mode == "human":  # the dealt position, before the first action
-            self.render()
-
-    def step(self, action: int) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        match, deal = self.match, self.deal
-        assert match is not None and deal is not None
-        before = (deal.points[0], deal.points[1])
-        match.apply(action)  # raises ValueError naming the legal actions; the deal is then unchanged
-        self._cumulative_rewards[agent] = 0.0
-        self._finished_deal = None
-        if self.render_mode is not None:
-            self._last_text = f"{agent}: {action_label(int(action))}"
-        over = deal.outcome is not None
+    def _step_rewards(self, deal: Deal, before: tuple[int, ...]) -> tuple[float, float]:
+        match = self.match
+        assert match is not None
         match_over = match.is_over if self.episode == "match" else None
-        r0, r1 = step_rewards(self.reward_scheme, deal, before, match_over, self.shaping_scale)
-        self.rewards = {"player_0": r0, "player_1": r1}
-        if over:
-            self._finished_deal = deal
-            if self.episode == "deal" or match.is_over:
-                self.terminations = {a: True for a in AGENTS}
-                for a in AGENTS:
-                    self.infos[a] = {"outcome": deal.outcome, "scores": tuple(match.scores)}
-            else:
-                self.deal = match.next_deal()
-        self._accumulate_rewards()
-        if not self.terminations[agent]:
-            self.agent_selection = AGENTS[self.deal.current_player]
-        if self.render_mode == "human":  # PettingZoo's convention: human mode shows every step
-            self.render()
+        return step_rewards(self.reward_scheme, deal, (before[0], before[1]), match_over, self.shaping_scale)
 
-    def observe(self, agent: str) -> dict[str, Any]:
-        deal = self.deal
-        assert deal is not None, "call reset() first"
-        info = InfoState.of(deal, check_agent(agent, self.possible_agents))
-        mask = mask_array(info.legal_mask) if info.legal_mask else _MASK_ZERO.copy()
-        return {"observation": self._encode(info), "action_mask": mask}
+    def _action_label(self, action: int) -> str:
+        return action_label(action)
+
+    def _render_text(self, deal: Deal, scores: Any) -> str:
+        return render_deal(deal, AGENTS, self._last_text, match_scores=scores)
+
+    def _render_frame(self, deal: Deal, scores: Any) -> np.ndarray:
+        return deal_frame(deal, AGENTS, last=self._last_text, match_scores=scores)
 
     def state(self) -> np.ndarray:
         """Full information (both hands, stock order) for centralised critics; never observed."""
@@ -248,24 +172,6 @@ class raw_env(AECEnv[str, Any, int]):
         for slot, c in enumerate(reversed(deal.stock)):
             out[base + 24 * slot + c] = 1.0
         return out
-
-    def render(self) -> str | np.ndarray | None:
-        if self.render_mode is None:
-            return None
-        deal = self._finished_deal or self.deal
-        if deal is None:
-            return None
-        scores = self.match.scores if self.match is not None and self.episode == "match" else None
-        if self.render_mode == "rgb_array":
-            return deal_frame(deal, AGENTS, last=self._last_text, match_scores=scores)
-        text = render_deal(deal, AGENTS, self._last_text, match_scores=scores)  # the result once, if over
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        pass
 
 
 def _deal_from_options(spec: Any, rules: Rules) -> Deal | None:

@@ -1,0 +1,232 @@
+"""The one PettingZoo AEC bookkeeping every Sixty-Six environment shares, whatever the table size.
+
+``sixtysix_v0`` (two players) and ``_table_aec.TableEnv`` (three and four players) subclass
+:class:`SixtySixAEC`; it keeps PettingZoo's dicts (rewards, ``_cumulative_rewards``,
+terminations, truncations, infos, the agent to act) in step with the deal or match, plays one
+deal or a whole match per episode, seeds the episode's deck from the env's own ``np_random``,
+checks the options and dispatches renders. A subclass supplies only what its game changes:
+
+* ``_new_match(rng, first_deal)``: the match object (``Match`` or ``TableMatch``);
+* ``_deal_from_options(spec)``: the first deal of ``reset(options={"deal": spec})``;
+* ``_step_rewards(deal, before)``: one reward per seat for the action just applied;
+* ``_action_label(action)``, ``_render_text(deal, scores)`` and ``_render_frame(deal, scores)``;
+* ``mask_array`` (an int mask as the int8 array of ``num_actions`` entries) and ``largest_loss``.
+
+The deal and match are typed against :class:`sixtysix_env.deal_types.DealLike`, the API that
+``Deal`` and ``TableDeal`` share.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, Protocol
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..deal_types import DealLike
+from ..render_image import require_pillow
+from .options import EPISODES, check_agent, check_option, check_real, check_seed, deal_spec
+from .wrappers import ClassicWrapper
+
+__all__ = ["SixtySixAEC", "MatchLike", "wrap"]
+
+
+class MatchLike(Protocol):
+    """What the env needs of ``Match`` and ``TableMatch``: a deal after another until the end."""
+
+    deal: Any
+    scores: Any
+
+    @property
+    def is_over(self) -> bool: ...
+
+    def apply(self, action: int) -> None: ...
+
+    def next_deal(self) -> Any: ...
+
+
+class SixtySixAEC(AECEnv[str, Any, int]):
+    """Base of every Sixty-Six AEC environment: the bookkeeping, none of the rules."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "human", "rgb_array"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+    num_actions: ClassVar[int]
+    largest_loss: int
+    """The most one deal can cost a seat: ``env()``'s default illegal-move penalty."""
+    mask_array: ClassVar[Callable[[int], np.ndarray]]
+    """An int action bitmask as the ``(num_actions,)`` int8 array PettingZoo expects (a staticmethod)."""
+
+    def __init__(
+        self,
+        rules: Any,
+        n_players: int,
+        encoders: Mapping[str, Callable[[Any], Any]],
+        observation_space: Callable[[str], spaces.Space],
+        observation: str,
+        reward: str,
+        episode: str,
+        render_mode: str | None,
+        shaping_scale: float,
+        check_reward_scheme: Callable[[str], str],
+    ) -> None:
+        """``rules`` arrive resolved (each game has its own presets); the options are checked here,
+        in this order, so every env names the first bad option the same way."""
+        super().__init__()
+        self.rules = rules
+        check_option("observation", observation, encoders)
+        check_option("episode", episode, EPISODES)
+        check_option("render_mode", render_mode, [*self.metadata["render_modes"], None])
+        self.observation_name = observation
+        self.reward_scheme = check_reward_scheme(reward)
+        self.episode = episode
+        self.render_mode = render_mode
+        if render_mode == "rgb_array":
+            require_pillow()  # a missing extra is named now, not at the first frame
+        self.shaping_scale = check_real("shaping_scale", shaping_scale)
+        self._encode = encoders[observation]
+        self.possible_agents = [f"player_{p}" for p in range(n_players)]
+        self.agents = []
+        obs_space = spaces.Dict(
+            {
+                "observation": observation_space(observation),
+                "action_mask": spaces.Box(0, 1, shape=(self.num_actions,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
+        self.np_random, _ = seeding.np_random(None)
+        self.match: Any = None
+        self.deal: DealLike | None = None
+        self._finished_deal: DealLike | None = None
+        self._last_text: str | None = None
+
+    # ------------------------------------------------------------------ what each game supplies
+    def _new_match(self, rng: random.Random, first_deal: Any) -> MatchLike:
+        raise NotImplementedError
+
+    def _deal_from_options(self, spec: Any) -> Any:
+        """The first deal of ``reset(options={"deal": spec})`` (``spec`` is not None)."""
+        raise NotImplementedError
+
+    def _step_rewards(self, deal: Any, before: tuple[int, ...]) -> Sequence[float]:
+        """One reward per seat for the action just applied to ``deal`` (points were ``before``)."""
+        raise NotImplementedError
+
+    def _action_label(self, action: int) -> str:
+        raise NotImplementedError
+
+    def _render_text(self, deal: Any, scores: Any) -> str:
+        raise NotImplementedError
+
+    def _render_frame(self, deal: Any, scores: Any) -> np.ndarray:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ PettingZoo API
+    # spaces are cached: the same object on every call
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        # Every argument is checked before anything changes: a bad reset leaves the env as it was.
+        seed = check_seed(seed)
+        spec = deal_spec(options)
+        first_deal = None if spec is None else self._deal_from_options(spec)
+        if seed is not None:
+            self.np_random, _ = seeding.np_random(seed)
+        # One Python RNG per episode, drawn from np_random: shuffling lists with it is fast.
+        rng = random.Random(int(self.np_random.integers(2**63)))
+        self.match = self._new_match(rng, first_deal)
+        self.deal = self.match.deal
+        agents = self.possible_agents
+        self.agents = agents[:]
+        self.rewards = {a: 0.0 for a in agents}
+        self._cumulative_rewards = {a: 0.0 for a in agents}
+        self.terminations = {a: False for a in agents}
+        self.truncations = {a: False for a in agents}
+        self.infos = {a: {} for a in agents}
+        self.agent_selection = agents[self.deal.current_player]
+        self._finished_deal = None
+        self._last_text = None
+        if self.render_mode == "human":  # the dealt position, before the first action
+            self.render()
+
+    def step(self, action: int) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        match, deal = self.match, self.deal
+        assert match is not None and deal is not None
+        before = tuple(deal.points)
+        match.apply(action)  # raises ValueError naming the legal actions; the deal is then unchanged
+        self._cumulative_rewards[agent] = 0.0
+        self._finished_deal = None
+        if self.render_mode is not None:
+            self._last_text = f"{agent}: {self._action_label(int(action))}"
+        rewards = self._step_rewards(deal, before)
+        self.rewards = dict(zip(self.possible_agents, rewards, strict=True))
+        if deal.outcome is not None:
+            self._finished_deal = deal
+            if self.episode == "deal" or match.is_over:
+                self.terminations = {a: True for a in self.agents}
+                for a in self.agents:
+                    self.infos[a] = {"outcome": deal.outcome, "scores": tuple(match.scores)}
+            else:
+                self.deal = match.next_deal()
+        self._accumulate_rewards()
+        if not self.terminations[agent]:
+            self.agent_selection = self.possible_agents[self.deal.current_player]
+        if self.render_mode == "human":  # PettingZoo's convention: human mode shows every step
+            self.render()
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        deal = self.deal
+        assert deal is not None, "call reset() first"
+        view = deal.information_state(check_agent(agent, self.possible_agents))
+        return {"observation": self._encode(view), "action_mask": self.mask_array(view.legal_mask)}
+
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None:
+            return None
+        deal = self._finished_deal or self.deal
+        if deal is None:
+            return None
+        scores = self.match.scores if self.match is not None and self.episode == "match" else None
+        if self.render_mode == "rgb_array":
+            return self._render_frame(deal, scores)
+        text = self._render_text(deal, scores)  # the result once, if over
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def wrap(env: SixtySixAEC, illegal_reward: float | None, wrapper: str = "pettingzoo") -> AECEnv:
+    """``env`` wrapped as PettingZoo's classic games are: an illegal action ends the episode with
+    ``illegal_reward`` for the offender (default: the largest loss of one deal; -1 with
+    ``reward="win_loss"``). ``wrapper="pettingzoo"`` stacks TerminateIllegalWrapper,
+    AssertOutOfBoundsWrapper and OrderEnforcingWrapper; ``"fused"`` is one ``ClassicWrapper``
+    with the same semantics (tested side by side)."""
+    if illegal_reward is None:
+        illegal_reward = -1.0 if env.reward_scheme == "win_loss" else -float(env.largest_loss)
+    illegal_reward = check_real("illegal_reward", illegal_reward)
+    if wrapper == "fused":
+        return ClassicWrapper(env, illegal_reward=illegal_reward)
+    check_option("wrapper", wrapper, ("fused", "pettingzoo"))
+    out: AECEnv = wrappers.TerminateIllegalWrapper(env, illegal_reward=illegal_reward)
+    out = wrappers.AssertOutOfBoundsWrapper(out)
+    return wrappers.OrderEnforcingWrapper(out)
