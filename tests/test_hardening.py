@@ -52,8 +52,8 @@ def test_copies_of_batched_deals_step_like_the_original():
         for _ in range(5):
             a = original.sample_actions()
             assert np.array_equal(a, twin.sample_actions())
-            obs, masks, rewards, done = original.step_observe(a)
-            obs2, masks2, rewards2, done2 = twin.step_observe(a)
+            obs, masks, rewards, _ = original.step_observe(a)
+            obs2, masks2, rewards2, _ = twin.step_observe(a)
             assert np.array_equal(obs, obs2) and np.array_equal(masks, masks2) and np.array_equal(rewards, rewards2)
         assert np.array_equal(original.state, twin.state)
         assert not np.array_equal(twin.state, deals.state)  # it advanced, and apart from the original
@@ -90,7 +90,9 @@ def test_a_float_dealer_is_refused_everywhere():
     with pytest.raises(TypeError, match=r"dealer=1\.0"):
         Deal.from_arrangement(HANDS, STOCK, 1.0)
     with pytest.raises(TypeError, match=r"dealer=1\.0"):
-        ThreeDeal.from_arrangement(["9C JC QC KC TC AC 9S JS", "QS KS TS AS 9H JH QH KH", "TH AH 9D JD QD KD TD AD"], 1.0)
+        ThreeDeal.from_arrangement(
+            ["9C JC QC KC TC AC 9S JS", "QS KS TS AS 9H JH QH KH", "TH AH 9D JD QD KD TD AD"], 1.0
+        )
     for dealer in (7, -1):
         with pytest.raises(ValueError, match=f"dealer={dealer}"):
             Deal.new(rng=random.Random(0), dealer=dealer)
@@ -122,7 +124,7 @@ def test_batched_dealers_are_not_cast():
     with pytest.raises(ValueError, match="integers"):
         deals.reset(decks=deals.decks.copy(), dealers=[1.0, 0.0])
     with pytest.raises(TypeError, match="dealer of arrangement 0"):
-        deals.reset(arrangements=[deals.arrangement(0)[:3] + (1.0,), deals.arrangement(1)])
+        deals.reset(arrangements=[(*deals.arrangement(0)[:3], 1.0), deals.arrangement(1)])
     assert np.array_equal(deals.state, before[0]) and np.array_equal(deals.rng_state, before[1])
 
 
@@ -185,7 +187,7 @@ def test_the_vector_env_refuses_no_action():
 @pytest.mark.parametrize("value", [float("nan"), float("inf"), -float("inf")])
 def test_non_finite_options_are_refused(value):
     for name in ("pimc", "ismcts"):
-        with pytest.raises(ValueError, match="time_ms=(nan|inf|-inf)"):
+        with pytest.raises(ValueError, match=r"time_ms=(nan|inf|-inf)"):
             make_agent(name, time_ms=value)
     with pytest.raises(ValueError, match="illegal_reward"):
         SixtySixEnv(opponent="random", illegal_reward=value)

@@ -45,7 +45,6 @@ def test_apply(d, action):
     from sixtysix_env.checks import as_index
 
     assert ok == (as_index(action) in legal), f"apply({action!r}) with legal {legal}: {result}"
-    assert d.is_legal(action) is False or not ok or True
     usable(d)
 
 
@@ -91,7 +90,9 @@ def test_from_notation_of_a_mangled_text(d, at, insert, other):
 
 @given(deals(), junk)
 def test_perft_and_result_counts(d, depth):
-    result = attempt(lambda: perft(d, depth) if not isinstance(depth, int) or depth < 3 else 0, lambda: snapshot(d), depth)
+    result = attempt(
+        lambda: perft(d, depth) if not isinstance(depth, int) or depth < 3 else 0, lambda: snapshot(d), depth
+    )
     if isinstance(result, int):
         assert result >= 0
     assert isinstance(attempt(lambda: perft(depth, 1), lambda: None, depth), Rejected)

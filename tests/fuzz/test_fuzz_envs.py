@@ -194,7 +194,9 @@ def test_gym_reset(env, value, where):
 @given(junk_scalar, st.sampled_from(["seat", "illegal_reward", "shaping_scale", "opponent", "rules", "claiming"]))
 def test_gym_and_aec_constructors(value, option):
     for make in (SixtySixEnv, sixtysix_v0.env, sixtysix_three_v0.env):
-        if make is not SixtySixEnv and option in ("seat", "opponent") or make is sixtysix_three_v0.env and option == "claiming":
+        if (make is not SixtySixEnv and option in ("seat", "opponent")) or (
+            make is sixtysix_three_v0.env and option == "claiming"
+        ):
             continue
         result = attempt(lambda make=make: make(**{option: value}), lambda: None, value, names=option != "opponent")
         if not isinstance(result, Rejected):
