@@ -202,3 +202,33 @@ def test_gym_and_aec_constructors(value, option):
         if not isinstance(result, Rejected):
             env = result
             env.reset(seed=0)
+
+
+@given(st.sampled_from([2, 3, 4]), st.sampled_from(["fused", "pettingzoo"]), st.integers(0, 2**32), near_actions)
+def test_wrapped_aec_step(players, wrapper, seed, action):
+    """``env()``: PettingZoo's classic wrapping. An action outside Discrete(n) fails the
+    AssertOutOfBoundsWrapper's assertion (PettingZoo's documented behaviour) with nothing
+    changed; an illegal one inside it ends the episode with ``illegal_reward`` for the offender."""
+    if (wrapper == "pettingzoo" or players > 2) and isinstance(action, bool | np.bool_):
+        return  # PettingZoo's own stack takes a bool as an in-bounds action and fails on mask[False]
+    kwargs = {"wrapper": wrapper} if players == 2 else {}
+    env = MODULES[players].env(**kwargs)
+    env.reset(seed=seed)
+    raw = env.unwrapped
+    obs, *_ = env.last()
+    agent = env.agent_selection
+    before = aec_snapshot(raw)
+    a = as_index(action)
+    n = len(obs["action_mask"])
+    try:
+        env.step(action)
+    except AssertionError:
+        assert aec_snapshot(raw) == before
+        if wrapper == "fused" and players == 2:  # ours; PettingZoo's Discrete also refuses numpy uint64
+            assert not (a is not None and 0 <= a < n)
+        env.step(legal_action(raw))
+        return
+    if a is not None and 0 <= a < n and obs["action_mask"][a]:
+        assert raw.deal.to_notation() != before[0]
+    else:
+        assert env.terminations[agent] and env.rewards[agent] < 0 and raw.deal.to_notation() == before[0]
