@@ -140,6 +140,7 @@ _VEC = {}
 def _vector_env() -> SixtySixVectorEnv:
     if "env" not in _VEC:
         _VEC["env"] = SixtySixVectorEnv(N, seed=0)
+        _VEC["env"].reset(seed=0)
     return copy.deepcopy(_VEC["env"])
 
 
@@ -166,3 +167,12 @@ def test_copies_mid_episode_step_like_the_original(opponent, seed, steps):
             obs2, _, rewards2, done2 = twin.step_observe(a)
             assert np.array_equal(obs, obs2) and np.array_equal(rewards, rewards2) and np.array_equal(done, done2)
         assert np.array_equal(original.state, twin.state)
+
+
+@given(junk, st.sampled_from(["seed", "options"]))
+def test_vector_env_reset(value, where):
+    env = _vector_env()
+    result = attempt(lambda: env.reset(**{where: value}), lambda: snapshot(env.deals), value, names=False)
+    if isinstance(result, Rejected):
+        assert repr(value) in str(result.error) or where == "options"
+    env.step(env.action_masks().argmax(axis=1))
