@@ -667,6 +667,7 @@ class Deal:
 
     def hidden_cards(self, player: int) -> tuple[int, int]:
         """(opponent cards ``player`` cannot place, face-down stock cards he cannot place) as masks."""
+        player = check_int("player", player, 0, 1)
         o = 1 - player
         opp_hidden = self.hands[o] & ~self.known[o]
         stock = self.stock
@@ -682,6 +683,9 @@ class Deal:
         """A copy where the cards ``player`` cannot see are dealt again at random among the places
         he cannot see (opponent's unknown cards, face-down stock), keeping all public information.
         This is the determinization that sampling searches (PIMC) and the leak tests use."""
+        player = check_int("player", player, 0, 1)
+        if not callable(getattr(rng, "shuffle", None)):
+            raise TypeError(f"rng={rng!r} is not allowed: use an object with shuffle(list), such as random.Random")
         o = 1 - player
         opp_hidden, stock_hidden = self.hidden_cards(player)
         pool = [c for c in range(NUM_CARDS) if (opp_hidden | stock_hidden) >> c & 1]

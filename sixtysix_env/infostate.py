@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .checks import check_int
 from .engine import Deal, Decision, Outcome
 from .rules import Rules
 
@@ -114,8 +115,7 @@ class InfoState:
     @classmethod
     def of(cls, deal: Deal, player: int) -> InfoState:
         """The view of ``player`` (0 or 1) on ``deal``."""
-        if player not in (0, 1):
-            raise ValueError(f"player must be 0 or 1, got {player!r}")
+        player = check_int("player", player, 0, 1)
         o = 1 - player
         s = object.__new__(cls)
         s.rules = deal.rules

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..cards import NUM_CARDS, cards_of
+from ..checks import check_int
 from ..infostate import LegalMask
 from .table import TableDecision, TableOutcome
 
@@ -94,8 +95,7 @@ class TableView:
     @classmethod
     def of(cls, deal: TableDeal, player: int) -> TableView:
         n = deal.n_players
-        if player not in range(n):
-            raise ValueError(f"player must be 0..{n - 1}, got {player!r}")
+        player = check_int("player", player, 0, n - 1)
         v = object.__new__(cls)
         over = deal.outcome is not None
         v.rules = deal.rules

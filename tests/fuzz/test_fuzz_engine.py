@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from sixtysix_env import Deal, get_rules
 from sixtysix_env.actions import NUM_ACTIONS
+from sixtysix_env.checks import as_index
 from sixtysix_env.perft import perft, result_counts
 
 from .values import Rejected, attempt, junk, junk_scalar, near_actions
@@ -42,8 +43,6 @@ def test_apply(d, action):
     legal = d.legal_actions()
     result = attempt(lambda: d.apply(action), lambda: snapshot(d), action)
     ok = not isinstance(result, Rejected)
-    from sixtysix_env.checks import as_index
-
     assert ok == (as_index(action) in legal), f"apply({action!r}) with legal {legal}: {result}"
     usable(d)
 
@@ -110,3 +109,16 @@ def test_copies_mid_deal_play_on_alone(d):
         usable(twin)
         assert snapshot(d) == before
     assert NUM_ACTIONS == 32 and get_rules(d.rules.notation()) == d.rules
+
+
+@given(deals(), junk)
+def test_views_of_a_player(d, player):
+    for call in (
+        lambda: d.information_state(player),
+        lambda: d.hidden_cards(player),
+        lambda: d.resample_hidden(player, random.Random(0)),
+    ):
+        result = attempt(call, lambda: snapshot(d), player)
+        assert isinstance(result, Rejected) != (as_index(player) in (0, 1))
+    assert isinstance(attempt(lambda: d.resample_hidden(0, player), lambda: snapshot(d), player), Rejected)
+    usable(d)
