@@ -30,19 +30,19 @@ def as_index(value: object) -> int | None:
 
 def _range_text(lo: int | float | None, hi: int | float | None) -> str:
     if lo is not None and hi is not None:
-        return f"{lo}..{hi}"
+        return f" in {lo}..{hi}"
     if lo is not None:
-        return f"{lo} or more"
-    return f"{hi} or less" if hi is not None else "any"
+        return f" of {lo} or more"
+    return f" of {hi} or less" if hi is not None else ""
 
 
 def check_int(name: str, value: object, lo: int | None = None, hi: int | None = None) -> int:
     """``value`` as an int in ``lo..hi`` (inclusive; None: unbounded)."""
     out = as_index(value)
     if out is None:
-        raise TypeError(f"{name}={value!r} is not allowed: use an int in {_range_text(lo, hi)}")
+        raise TypeError(f"{name}={value!r} is not allowed: use an int{_range_text(lo, hi)}")
     if (lo is not None and out < lo) or (hi is not None and out > hi):
-        raise ValueError(f"{name}={value!r} is not allowed: use an int in {_range_text(lo, hi)}")
+        raise ValueError(f"{name}={value!r} is not allowed: use an int{_range_text(lo, hi)}")
     return out
 
 
@@ -64,7 +64,7 @@ def check_real(
     if above:
         bound = f" above {lo}" + (f" and at most {hi}" if hi is not None else "")
     else:
-        bound = "" if lo is None and hi is None else f" in {_range_text(lo, hi)}"
+        bound = _range_text(lo, hi)
     if not math.isfinite(out):
         raise ValueError(f"{name}={value!r} is not allowed: use a finite number{bound}")
     if (lo is not None and (out <= lo if above else out < lo)) or (hi is not None and out > hi):

@@ -138,5 +138,8 @@ def parse_agent_spec(spec: str) -> AgentSpec:
             raise ValueError(f"bad agent option {p!r} in {spec!r}: write name:key=value[:key=value]")
         options.append((key.strip(), _option_value(value.strip())))
     out = AgentSpec(text, attribute or head, tuple(options), source, attribute)
-    out.make()  # fail now, in the parent, on bad options
+    try:
+        out.make()  # fail now, in the parent, on bad options
+    except TypeError as e:  # an option of the wrong kind (samples=1e9): a bad spec, as a command line sees it
+        raise ValueError(f"bad options for agent {spec!r}: {e}") from None
     return out
