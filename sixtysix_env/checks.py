@@ -61,10 +61,8 @@ def check_real(
         out = float(value)  # type: ignore[arg-type]
     except OverflowError:  # an int too large for a float
         out = math.inf
-    if above:
-        bound = f" above {lo}" + (f" and at most {hi}" if hi is not None else "")
-    else:
-        bound = _range_text(lo, hi)
+    at_most = f" and at most {hi}" if hi is not None else ""
+    bound = f" above {lo}{at_most}" if above else _range_text(lo, hi)
     if not math.isfinite(out):
         raise ValueError(f"{name}={value!r} is not allowed: use a finite number{bound}")
     if (lo is not None and (out <= lo if above else out < lo)) or (hi is not None and out > hi):
