@@ -50,15 +50,15 @@ def check_real(
     name: str, value: object, lo: float | None = None, hi: float | None = None, *, above: bool = False
 ) -> float:
     """``value`` as a finite float in ``lo..hi`` (``above``: strictly above ``lo``)."""
+    number = value
     if isinstance(value, bool) or not isinstance(value, Real):
         if not (hasattr(value, "ndim") and getattr(value, "ndim", 1) == 0 and hasattr(value, "item")):
             raise TypeError(f"{name}={value!r} is not allowed: use a finite number")
-        item = value.item()  # type: ignore[attr-defined]
-        if isinstance(item, bool) or not isinstance(item, Real):
+        number = value.item()  # a 0-d array  # type: ignore[attr-defined]
+        if isinstance(number, bool) or not isinstance(number, Real):
             raise TypeError(f"{name}={value!r} is not allowed: use a finite number")
-        value = item
     try:
-        out = float(value)  # type: ignore[arg-type]
+        out = float(number)  # type: ignore[arg-type]
     except OverflowError:  # an int too large for a float
         out = math.inf
     at_most = f" and at most {hi}" if hi is not None else ""
