@@ -737,9 +737,10 @@ class Deal:
             if dealer not in ("0", "1"):
                 raise ValueError(f"bad dealer {dealer!r} in position text: write dealer=0 or dealer=1")
             deal = cls.from_arrangement(hands, fields["stock"], int(dealer), get_rules(rules or parts[0]))
+            played = fields["played"]
         except KeyError as e:
             raise ValueError(f"position text lacks the field {e.args[0]!r}") from None
-        return deal.apply_all(fields["played"])
+        return deal.apply_all(played)
 
     def __repr__(self) -> str:
         state = (

@@ -196,7 +196,7 @@ def _make_vec(num_envs: int, **kwargs: object) -> SixtySixVectorEnv:
 
 def test_make_vec_returns_the_batched_vector_env_with_the_single_envs_arguments() -> None:
     env = _make_vec(16, opponent="heuristic", seat="random", rules="schnapsen", reward="shaped", claiming="explicit")
-    assert env.rules.name == "schnapsen" and env.rules.claiming == "explicit"
+    assert env.rules.name == "schnapsen(claiming=explicit)" and env.rules.claiming == "explicit"
     assert env.deals.reward == "shaped" and env.opponent == "heuristic"
     assert env.spec is not None and env.spec.kwargs["rules"] == "schnapsen"
     obs, info = env.reset(seed=2)

@@ -625,9 +625,10 @@ class TableDeal:
             if not (dealer.isdigit() and dealer.isascii()):
                 raise ValueError(f"bad dealer {dealer!r} in position text: write dealer=N")
             deal = cls.from_arrangement(fields["hands"].split("|"), int(dealer), rules or parts[0])
+            played = fields["played"]
         except KeyError as e:
             raise ValueError(f"position text lacks the field {e.args[0]!r}") from None
-        return deal.apply_all(fields["played"])
+        return deal.apply_all(played)
 
     def __repr__(self) -> str:
         state = (

@@ -122,3 +122,21 @@ def test_views_of_a_player(d, player):
         assert isinstance(result, Rejected) != (as_index(player) in (0, 1))
     assert isinstance(attempt(lambda: d.resample_hidden(0, player), lambda: snapshot(d), player), Rejected)
     usable(d)
+
+
+@given(st.sampled_from(["three", "four"]), st.integers(0, 2**32), st.integers(0, 200), st.text(max_size=4), junk)
+def test_table_deals_from_notation_and_apply(game, seed, at, insert, action):
+    from sixtysix_env.multiplayer.four import FourDeal
+    from sixtysix_env.multiplayer.three import ThreeDeal
+
+    cls = ThreeDeal if game == "three" else FourDeal
+    d = cls.new(rng=random.Random(seed))
+    text = d.to_notation()
+    mangled = text[:at] + insert + text[at + len(insert) :]
+    result = attempt(lambda: cls.from_notation(mangled), lambda: None, names=False)
+    if not isinstance(result, Rejected):
+        result.apply(result.legal_actions()[0])
+    legal = d.legal_actions()
+    applied = attempt(lambda: d.apply(action), lambda: d.to_notation(), action)
+    assert isinstance(applied, Rejected) != (as_index(action) in legal)
+    assert cls.from_notation(d.to_notation()).to_notation() == d.to_notation()
