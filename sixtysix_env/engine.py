@@ -667,7 +667,8 @@ class Deal:
 
     def hidden_cards(self, player: int) -> tuple[int, int]:
         """(opponent cards ``player`` cannot place, face-down stock cards he cannot place) as masks."""
-        player = check_int("player", player, 0, 1)
+        if type(player) is not int or not 0 <= player <= 1:  # the common case skips the full check
+            player = check_int("player", player, 0, 1)
         o = 1 - player
         opp_hidden = self.hands[o] & ~self.known[o]
         stock = self.stock

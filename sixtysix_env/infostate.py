@@ -115,7 +115,8 @@ class InfoState:
     @classmethod
     def of(cls, deal: Deal, player: int) -> InfoState:
         """The view of ``player`` (0 or 1) on ``deal``."""
-        player = check_int("player", player, 0, 1)
+        if type(player) is not int or not 0 <= player <= 1:  # the common case skips the full check
+            player = check_int("player", player, 0, 1)
         o = 1 - player
         s = object.__new__(cls)
         s.rules = deal.rules
