@@ -509,11 +509,17 @@ class Deal:
             self._score_played_out(p)
 
     def apply_all(self, actions: Sequence[int | str] | str) -> Deal:
-        """Apply several actions, given as ids or text (``"JD 9S P M1 KS"``); returns self."""
+        """Apply several actions, given as ids or text (``"JD 9S P M1 KS"``); returns self. All or
+        nothing: when one is unreadable or illegal the deal stays as it was."""
         if isinstance(actions, str):
             actions = actions.split()
+        elif not isinstance(actions, Sequence):
+            raise TypeError(f"actions={actions!r} is not allowed: give a list of actions or a text such as 'JD 9S P'")
+        trial = self.clone()
         for a in actions:
-            self.apply(parse_action_text(a) if isinstance(a, str) else a)
+            trial.apply(parse_action_text(a) if isinstance(a, str) else a)
+        for name in Deal.__slots__:
+            setattr(self, name, getattr(trial, name))
         return self
 
     def _lead(self, p: int, c: int) -> None:

@@ -468,11 +468,17 @@ class TableDeal:
             self.current = self.leader
 
     def apply_all(self, actions: Sequence[int | str] | str) -> Any:
-        """Apply several actions, as ids or text (``"=H M2 KH QS P"``); returns self."""
+        """Apply several actions, as ids or text (``"=H M2 KH QS P"``); returns self. All or nothing:
+        when one is unreadable or illegal the deal stays as it was."""
         if isinstance(actions, str):
             actions = actions.split()
+        elif not isinstance(actions, Sequence):
+            raise TypeError(f"actions={actions!r} is not allowed: give a list of actions or a text such as '=H KH'")
+        trial = self.clone()
         for a in actions:
-            self.apply(parse_table_action(a) if isinstance(a, str) else a)
+            trial.apply(parse_table_action(a) if isinstance(a, str) else a)
+        for name in TableDeal.__slots__:
+            setattr(self, name, getattr(trial, name))
         return self
 
     def _illegal(self, action: object) -> TableIllegalActionError:

@@ -140,3 +140,10 @@ def test_table_deals_from_notation_and_apply(game, seed, at, insert, action):
     applied = attempt(lambda: d.apply(action), lambda: d.to_notation(), action)
     assert isinstance(applied, Rejected) != (as_index(action) in legal)
     assert cls.from_notation(d.to_notation()).to_notation() == d.to_notation()
+
+
+@given(deals(), st.lists(near_actions, max_size=4), st.text(max_size=12))
+def test_apply_all_is_all_or_nothing(d, actions, text):
+    for value in (actions, text, actions[0] if actions else None):
+        attempt(lambda value=value: d.apply_all(value), lambda: snapshot(d), names=False)
+    usable(d)
