@@ -140,6 +140,8 @@ class TableEnv(AECEnv[str, Any, int]):
         return self.game.from_arrangement(spec["hands"], spec.get("dealer", 0), self.rules)
 
     def step(self, action: int) -> None:
+        if not self.agents:
+            raise ValueError(f"step({action!r}) after the episode ended (every agent is done): call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

@@ -197,6 +197,8 @@ class raw_env(AECEnv[str, Any, int]):
             self.render()
 
     def step(self, action: int) -> None:
+        if not self.agents:
+            raise ValueError(f"step({action!r}) after the episode ended (every agent is done): call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

@@ -427,11 +427,17 @@ class TableDeal:
             self.current = self.leader
 
     def apply_all(self, actions: Sequence[int | str] | str) -> Any:
-        """Apply several actions, as ids or text (``"=H M2 KH QS P"``); returns self."""
+        """Apply several actions, as ids or text (``"=H M2 KH QS P"``); returns self. All or nothing:
+        when one is unreadable or illegal the deal stays as it was."""
         if isinstance(actions, str):
             actions = actions.split()
+        elif not isinstance(actions, Sequence):
+            raise TypeError(f"actions={actions!r} is not allowed: give a list of actions or a text such as '=H KH'")
+        trial = self.clone()
         for a in actions:
-            self.apply(parse_table_action(a) if isinstance(a, str) else a)
+            trial.apply(parse_table_action(a) if isinstance(a, str) else a)
+        for name in TableDeal.__slots__:
+            setattr(self, name, getattr(trial, name))
         return self
 
     def _illegal(self, action: object) -> TableIllegalActionError:
@@ -582,9 +588,10 @@ class TableDeal:
             if not (dealer.isdigit() and dealer.isascii()):
                 raise ValueError(f"bad dealer {dealer!r} in position text: write dealer=N")
             deal = cls.from_arrangement(fields["hands"].split("|"), int(dealer), rules or parts[0])
+            played = fields["played"]
         except KeyError as e:
             raise ValueError(f"position text lacks the field {e.args[0]!r}") from None
-        return deal.apply_all(fields["played"])
+        return deal.apply_all(played)
 
     def __repr__(self) -> str:
         state = (

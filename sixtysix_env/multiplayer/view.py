@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import NUM_CARDS, cards_of, cards_str
+from ..checks import check_int
 from ..deal_types import RandomSource
 from ..infostate import LegalMask
 from .table_types import TableDecision, TableOutcome
@@ -96,8 +97,7 @@ class TableView:
     def of(cls, deal: Any, player: int) -> TableView:
         """The view of ``player`` on ``deal`` (a :class:`~sixtysix_env.multiplayer.table.TableDeal`)."""
         n = deal.n_players
-        if player not in range(n):
-            raise ValueError(f"player must be 0..{n - 1}, got {player!r}")
+        player = check_int("player", player, 0, n - 1)
         v = object.__new__(cls)
         over = deal.outcome is not None
         v.rules = deal.rules
