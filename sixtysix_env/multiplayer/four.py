@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from ..engine import MARRIAGE_PAIR
 from .rules import FourRules, get_four_rules
-from .table import GOAL, TableDeal, TableDecision, TableTermination
+from .table import GOAL, TableDeal, TableDecision, TableOutcome, TableTermination
 
 __all__ = ["FourDeal", "team_of", "partner_of"]
 
@@ -101,17 +101,20 @@ class FourDeal(TableDeal):
         elif last:
             self._score_played_out()
 
-    def _team_payoffs(self, team: int, g: int) -> list[int]:
-        return [g if p % 2 == team else -g for p in range(4)]
+    def _win(self, team: int, g: int, how: TableTermination) -> None:
+        """End the deal: ``team`` scores ``g`` game points; both partners get the difference."""
+        scored = (g, 0) if team == 0 else (0, g)
+        payoffs = [g if p % 2 == team else -g for p in range(4)]
+        self.outcome = TableOutcome(team, g, how, tuple(payoffs), scored)
+        self._mask = 0
 
     def _go_out(self, side: int) -> None:
         other = 1 - side
         if self.points[side] >= GOAL:
             g = 3 if not self.side_tricks[other] else 2 if self.points[other] < GOAL // 2 else 1
-            self._finish(side, g, TableTermination.WENT_OUT, self._team_payoffs(side, g))
+            self._win(side, g, TableTermination.WENT_OUT)
         else:
-            self._finish(other, 2, TableTermination.FALSE_CLAIM, self._team_payoffs(other, 2))
+            self._win(other, 2, TableTermination.FALSE_CLAIM)
 
     def _score_played_out(self) -> None:
-        team = self.last_winner % 2
-        self._finish(team, 1, TableTermination.PLAYED_OUT, self._team_payoffs(team, 1))
+        self._win(self.last_winner % 2, 1, TableTermination.PLAYED_OUT)

@@ -43,7 +43,7 @@ __all__ = [
 
 _SEATS = {3: ("me", "left", "right"), 4: ("me", "left", "partner", "right")}
 _SIDES = {3: ("me", "left", "right"), 4: ("my_team", "their_team")}
-_SCORE_SCALE = {3: 20.0, 4: 7.0}
+_THREE_SCORE_SCALE = 20.0
 
 
 def seat_names(n: int) -> tuple[str, ...]:
@@ -86,8 +86,8 @@ def table_layout(n: int) -> dict[str, Part]:
     parts += [(f"pending_{s}", 1, 2.0, f"marriage points of {s} waiting for a trick / 66") for s in sides]
     parts += [(f"tricks_{s}", 1, 1.0, f"tricks won by {s} / tricks in a deal") for s in sides]
     parts += [(f"hand_size_{s}", 1, 1.0, f"cards in the {s} player's hand / hand size") for s in seats]
-    scale = _SCORE_SCALE[n]
-    parts += [(f"score_{s}", 1, 1.0, f"match score of {s} / {scale:g}, clipped to [-1, 1]") for s in sides]
+    scale = "20" if n == 3 else "the match target"
+    parts += [(f"score_{s}", 1, 1.0, f"match score of {s} / {scale}, clipped to [-1, 1]") for s in sides]
     parts += [("trick_count", 1, 1.0, "tricks played / tricks in a deal")]
     out: dict[str, Part] = {}
     pos = 0
@@ -143,7 +143,7 @@ def encode_table_vector(v: TableView) -> np.ndarray:
     if v.claim_chance[v.side]:
         out[L["claim_chance"].start] = 1.0
     tricks = 24 // n
-    scale = _SCORE_SCALE[n]
+    scale = _THREE_SCORE_SCALE if n == 3 else float(v.rules.match_target)
     for side in range(v.n_sides):
         rel = (side - v.side) % v.n_sides
         name = sides[rel]

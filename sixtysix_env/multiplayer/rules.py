@@ -25,6 +25,7 @@ __all__ = [
 ThreeTrump = Literal["choose", "dealer_last"]
 FourTrump = Literal["dealer_bottom", "choose"]
 Claiming = Literal["auto", "explicit"]
+CarryOver = Literal["none", "all"]
 
 
 def _check(obj: object) -> None:
@@ -110,10 +111,17 @@ class FourRules:
     the other team 2 game points (as pagat :253-256 for two players)."""
 
     match_target: int = 7
-    """Team game points that win the match (as in the two-player game)."""
+    """Team game points that win the match (as in the two-player game; 8 in the Russian game,
+    ru-old-and-marriage :147 'открывает на своей восьмерке')."""
+
+    carry_over: CarryOver = "none"
+    """Game points a team wins beyond the match target: 'none', lost; 'all', they start the
+    team's score in the next match (``TableMatch.next_match``; ru-old-and-marriage :155-157)."""
 
     def __post_init__(self) -> None:
         _check(self)
+        if self.carry_over not in ("none", "all"):
+            raise ValueError(f"FourRules.carry_over={self.carry_over!r} is not allowed: choose one of none, all")
         if self.trump not in ("dealer_bottom", "choose"):
             raise ValueError(f"FourRules.trump={self.trump!r} is not allowed: choose one of dealer_bottom, choose")
         if self.claiming not in ("auto", "explicit"):
@@ -131,7 +139,7 @@ THREE_PRESETS: dict[str, ThreeRules] = {
 }
 FOUR_PRESETS: dict[str, FourRules] = {
     "pagat": FourRules(),
-    "russian": FourRules(name="russian", trump="choose", must_beat=False),
+    "russian": FourRules(name="russian", trump="choose", must_beat=False, match_target=8, carry_over="all"),
 }
 
 THREE_NOTES: tuple[str, ...] = (

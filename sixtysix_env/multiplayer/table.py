@@ -89,12 +89,15 @@ class TableTermination(IntEnum):
 class TableOutcome:
     """A finished deal. ``winner`` is a player (three players) or a team (four players: 0 for
     players 0 and 2, 1 for players 1 and 3), -1 when drawn; ``payoffs`` are per player, zero-sum:
-    stakes (three players) or the team's game points for both partners (four players)."""
+    stakes (three players) or, four players, the team's game points less the other team's, the
+    same for both partners. ``scored`` (four players) are the game points each team adds to its
+    match score: a match score only grows, so it is ``scored`` and not ``payoffs`` that counts."""
 
     winner: int
     game_points: int
     termination: TableTermination
     payoffs: tuple[int, ...]
+    scored: tuple[int, ...] = ()
 
     def returns(self) -> tuple[int, ...]:
         return self.payoffs

@@ -1,0 +1,116 @@
+"""Four-player matches replayed in the environment: every score field, reward and the match's end."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from sixtysix_env.envs import sixtysix_four_v0
+from sixtysix_env.multiplayer import FOUR_PRESETS, FourDeal, FourRules, TableMatch
+from sixtysix_env.multiplayer.observers import table_layout
+
+SCORE_MINE = table_layout(4)["score_my_team"].start
+SCORE_THEIRS = table_layout(4)["score_their_team"].start
+
+
+def _replay(rules, seed: int, pick) -> tuple[list[tuple[int, int]], int]:
+    """Play one match episode; check every observation's score fields and every reward against
+    scores kept here from the deal results alone. Returns the scores after each deal and the
+    number of steps."""
+    env = sixtysix_four_v0.raw_env(rules=rules, episode="match")
+    env.reset(seed=seed)
+    target = env.rules.match_target
+    scores = [0, 0]
+    after_deals: list[tuple[int, int]] = []
+    steps = 0
+    rng = random.Random(seed)
+    while not any(env.terminations.values()):
+        for p, agent in enumerate(env.possible_agents):  # every seat sees the match score
+            obs = env.observe(agent)["observation"]
+            team = p % 2
+            assert obs[SCORE_MINE] == pytest.approx(min(1.0, scores[team] / target))
+            assert obs[SCORE_THEIRS] == pytest.approx(min(1.0, scores[1 - team] / target))
+        mask = env.observe(env.agent_selection)["action_mask"]
+        env.step(pick(np.flatnonzero(mask), rng))
+        steps += 1
+        finished = env._finished_deal
+        if finished is None:
+            assert all(r == 0 for r in env.rewards.values())
+            continue
+        out = finished.outcome
+        scores[out.winner] += out.game_points
+        after_deals.append((scores[0], scores[1]))
+        g = out.game_points
+        assert env.rewards == {a: (g if p % 2 == out.winner else -g) for p, a in enumerate(env.possible_agents)}
+        assert env.match.scores == scores
+        over = max(scores) >= target
+        assert all(env.terminations.values()) is over
+        if over:
+            winners = [p for p in range(4) if p % 2 == scores.index(max(scores))]
+            assert env.match.winners == winners
+    return after_deals, steps
+
+
+def _lowest(legal, rng) -> int:
+    return int(legal[0])
+
+
+def _random(legal, rng) -> int:
+    return int(rng.choice(list(legal)))
+
+
+def test_the_reported_match_scores_two_per_deal_won():
+    # sixtysix_four_v0, pagat, reset(seed=6), always the lowest legal action: team 0 wins the first
+    # two deals by 2 each. The match scores read [4, -2] and [8, -4] (and the match ended) before.
+    after, _ = _replay("pagat", 6, _lowest)
+    assert after[:2] == [(2, 0), (4, 0)]
+    assert max(after[-1]) >= 7 and all(max(s) < 7 for s in after[:-1])
+
+
+@pytest.mark.parametrize("preset", list(FOUR_PRESETS))
+@pytest.mark.parametrize("seed", range(6))
+def test_whole_matches_score_every_field(preset, seed):
+    after, _ = _replay(preset, seed, _random if seed % 2 else _lowest)
+    target = FOUR_PRESETS[preset].match_target
+    assert max(after[-1]) >= target and all(max(s) < target for s in after[:-1])
+    pairs = zip([(0, 0), *after[:-1]], after, strict=True)
+    assert all(b[0] >= a[0] and b[1] >= a[1] for a, b in pairs), "scores only grow"
+
+
+def test_the_russian_match_is_to_eight():
+    assert FOUR_PRESETS["russian"].match_target == 8 and FOUR_PRESETS["pagat"].match_target == 7
+
+
+def _play_match(match: TableMatch, rng: random.Random) -> None:
+    while not match.is_over:
+        deal = match.deal if match.deal.outcome is None else match.next_deal()
+        while deal.outcome is None:
+            match.apply(rng.choice(deal.legal_actions()))
+
+
+def test_points_beyond_the_target_carry_to_the_next_match_when_the_rules_say_so():
+    for carry in ("all", "none"):
+        rules = FourRules(match_target=2, carry_over=carry)
+        seen_excess = False
+        for seed in range(30):
+            match = TableMatch(FourDeal, rules, random.Random(seed))
+            _play_match(match, random.Random(seed))
+            excess = tuple(max(0, s - 2) for s in match.scores)
+            assert match.carry == (excess if carry == "all" else (0, 0))
+            nxt = match.next_match()
+            assert nxt.scores == list(match.carry) and not nxt.is_over
+            assert nxt.deal.scores == match.carry and nxt.deal.dealer == (match.deal.dealer + 1) % 4
+            seen_excess |= any(excess)
+        assert seen_excess  # a 3-point deal from 0 or 1 goes past 2
+
+
+def test_next_match_only_after_the_end_and_scores_checked():
+    match = TableMatch(FourDeal, "pagat", random.Random(0))
+    with pytest.raises(ValueError, match="still running"):
+        match.next_match()
+    with pytest.raises(ValueError, match="one per side"):
+        TableMatch(FourDeal, "pagat", random.Random(0), scores=(1, 2, 3))
+    with pytest.raises(ValueError, match="none, all"):
+        FourRules(carry_over="some")
