@@ -384,7 +384,7 @@ def test_random_deals_keep_every_invariant(case, seed):
     d = game.new(rules, rng, dealer=seed % game.n_players)
     steps = 0
     while d.outcome is None:
-        places = [*d.hands, *d.won_cards, sum(1 << c for c in d.trick)]
+        places = [*d.hands, *d.won_cards, *d.out_cards, sum(1 << c for c in d.trick)]
         union = 0
         for m in places:
             assert union & m == 0, "a card is in two places"
@@ -465,7 +465,7 @@ def test_observation_spaces_contain_the_observations():
                 space = table_observation_space(name, game.n_players)
                 for p in range(game.n_players):
                     assert space.contains(enc(TableView.of(d, p)))
-    assert table_vector_size(3) == 312 and table_vector_size(4) == 387
+    assert table_vector_size(3) == 318 and table_vector_size(4) == 512
 
 
 def test_win_loss_is_zero_sum():

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from sixtysix_env.envs import sixtysix_four_v0
-from sixtysix_env.multiplayer import FOUR_PRESETS, FourDeal, FourRules, TableMatch
+from sixtysix_env.multiplayer import FOUR_PRESETS, FourDeal, FourRules, TableMatch, TableTermination
 from sixtysix_env.multiplayer.observers import table_layout
 
 SCORE_MINE = table_layout(4)["score_my_team"].start
@@ -39,11 +39,12 @@ def _replay(rules, seed: int, pick) -> tuple[list[tuple[int, int]], int]:
         if finished is None:
             assert all(r == 0 for r in env.rewards.values())
             continue
-        out = finished.outcome
-        scores[out.winner] += out.game_points
+        gained = _gained(finished)
+        scores[0] += gained[0]
+        scores[1] += gained[1]
         after_deals.append((scores[0], scores[1]))
-        g = out.game_points
-        assert env.rewards == {a: (g if p % 2 == out.winner else -g) for p, a in enumerate(env.possible_agents)}
+        diff = gained[0] - gained[1]
+        assert env.rewards == {a: float(diff if p % 2 == 0 else -diff) for p, a in enumerate(env.possible_agents)}
         assert env.match.scores == scores
         over = max(scores) >= target
         assert all(env.terminations.values()) is over
@@ -51,6 +52,22 @@ def _replay(rules, seed: int, pick) -> tuple[list[tuple[int, int]], int]:
             winners = [p for p in range(4) if p % 2 == scores.index(max(scores))]
             assert env.match.winners == winners
     return after_deals, steps
+
+
+def _gained(deal) -> list[int]:
+    """What each team puts on its score for a finished deal, from the rules rather than from
+    ``TableOutcome.scored``: the deal's game points to the winner, plus three nines."""
+    out = deal.outcome
+    gained = [0, 0]
+    if out.winner >= 0:
+        gained[out.winner] += out.game_points
+    if deal.nine_left >= 0 and out.termination != TableTermination.NINES:
+        p = deal.nines_by
+        hit = any(
+            deal.committed[q] // 6 == deal.nine_left // 6 for q in ((p + 1) % 4, (p + 3) % 4) if deal.committed[q] >= 0
+        )
+        gained[(p + hit) % 2] += deal.rules.nines_points
+    return gained
 
 
 def _lowest(legal, rng) -> int:
@@ -70,7 +87,7 @@ def test_the_reported_match_scores_two_per_deal_won():
 
 
 @pytest.mark.parametrize("preset", list(FOUR_PRESETS))
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(10))
 def test_whole_matches_score_every_field(preset, seed):
     after, _ = _replay(preset, seed, _random if seed % 2 else _lowest)
     target = FOUR_PRESETS[preset].match_target
@@ -112,5 +129,5 @@ def test_next_match_only_after_the_end_and_scores_checked():
         match.next_match()
     with pytest.raises(ValueError, match="one per side"):
         TableMatch(FourDeal, "pagat", random.Random(0), scores=(1, 2, 3))
-    with pytest.raises(ValueError, match="none, all"):
+    with pytest.raises(ValueError, match="none, contracts, all"):
         FourRules(carry_over="some")

@@ -20,7 +20,7 @@ from ..cards import card_symbol
 from ..multiplayer.actions import NUM_TABLE_ACTIONS, table_action_label
 from ..multiplayer.match import TableMatch
 from ..multiplayer.observers import TABLE_ENCODERS, table_observation_space
-from ..multiplayer.rewards import DEFAULT_SHAPING_SCALE, check_reward_scheme, table_step_rewards
+from ..multiplayer.rewards import DEFAULT_SHAPING_SCALE, check_reward_scheme, table_step_rewards, win_loss_rewards
 from ..multiplayer.table import TableDeal, TableTermination
 from ..multiplayer.view import TableView
 from ..render import hand_text
@@ -30,8 +30,8 @@ __all__ = ["TableEnv", "wrap", "table_mask_array"]
 
 
 def table_mask_array(mask: int) -> np.ndarray:
-    """An int action bitmask as the (37,) int8 array PettingZoo expects."""
-    raw = np.frombuffer(mask.to_bytes(5, "little"), dtype=np.uint8)
+    """An int action bitmask as the (NUM_TABLE_ACTIONS,) int8 array PettingZoo expects."""
+    raw = np.frombuffer(mask.to_bytes((NUM_TABLE_ACTIONS + 7) // 8, "little"), dtype=np.uint8)
     return np.unpackbits(raw, bitorder="little")[:NUM_TABLE_ACTIONS].view(np.int8)
 
 
@@ -150,17 +150,38 @@ class TableEnv(AECEnv[str, Any, int]):
         self.rewards = dict(zip(self.possible_agents, rewards, strict=True))
         if deal.outcome is not None:
             self._finished_deal = deal
+            if self.episode == "match" and not match.is_over:
+                self.deal = match.next_deal()
+                self._add_cut_deals(match)
             if self.episode == "deal" or match.is_over:
                 self.terminations = {a: True for a in self.agents}
                 for a in self.agents:
-                    self.infos[a] = {"outcome": deal.outcome, "scores": tuple(match.scores)}
-            else:
-                self.deal = match.next_deal()
+                    self.infos[a] = {"outcome": self.deal.outcome, "scores": tuple(match.scores)}
         self._accumulate_rewards()
         if not self.terminations[agent]:
             self.agent_selection = self.possible_agents[self.deal.current_player]
         if self.render_mode == "human":  # PettingZoo's convention, as in sixtysix_v0
             self.render()
+
+    def _add_cut_deals(self, match: TableMatch) -> None:
+        """Deals the cut decided (Russian game) while dealing on: nobody acted in them, so their
+        payoffs join this step's rewards; one may end the match (then win_loss pays its winners)."""
+        if not match.cut_deals:
+            return
+        if self.reward_scheme == "win_loss":
+            if match.is_over:
+                stake = match.stake
+                self.rewards = dict(
+                    zip(
+                        self.possible_agents,
+                        (stake * x for x in win_loss_rewards(len(self.possible_agents), match.winners)),
+                        strict=True,
+                    )
+                )
+            return
+        for out in match.cut_deals:
+            for a, x in zip(self.possible_agents, out.payoffs, strict=True):
+                self.rewards[a] += float(x)
 
     def observe(self, agent: str) -> dict[str, Any]:
         deal = self.deal

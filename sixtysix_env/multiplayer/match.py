@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .four import FourDeal
-from .table import TableDeal, TableOutcome
+from .table import TableDeal, TableOutcome, TableTermination
 from .three import ThreeDeal
 
 __all__ = ["TableMatch"]
@@ -45,6 +45,11 @@ class TableMatch:
             raise ValueError(f"scores needs {game.n_sides} numbers (one per side), got {list(scores)}")
         self.scores = [int(x) for x in scores] if scores else [0] * game.n_sides
         self.carry: tuple[int, ...] = (0,) * game.n_sides
+        self.stake = 1
+        """Four players: what the match counts once over (2 after a won fur coat, 3 after a suit)."""
+        self.cut_deals: list[TableOutcome] = []
+        """Deals the cut decided (Russian game) since the last call of :meth:`next_deal`: nobody
+        acted in them, the match scored them and dealt on."""
         """Four players: game points beyond the target that go to the next match, once it is over."""
         self.results: list[TableOutcome] = []
         self.winners: list[int] = []
@@ -57,7 +62,7 @@ class TableMatch:
         else:
             n = game.n_players
             dealer = first_dealer if first_dealer is not None else int(rng.random() * n) % n
-            self.deal = game.new(self.rules, rng, dealer, tuple(self.scores))
+            self.deal = self._deal_played(dealer)
 
     @property
     def is_over(self) -> bool:
@@ -77,7 +82,9 @@ class TableMatch:
                 self.scores[side] += g
             if max(self.scores) >= r.match_target:
                 self._end()
-                if r.carry_over == "all":
+                self.stake = out.stake
+                by_contract = out.contract > 0 or out.termination == TableTermination.NINES
+                if r.carry_over == "all" or (r.carry_over == "contracts" and by_contract):
                     self.carry = tuple(max(0, s - r.match_target) for s in self.scores)
         else:
             for p, x in enumerate(out.payoffs):  # three players: stake balances
@@ -94,7 +101,26 @@ class TableMatch:
         self.winners = [p for p in range(self.game.n_players) if self.deal.side_of(p) in sides]
 
     def next_dealer(self) -> int:
+        """The deal passes to the left, except that a redeal is dealt by the same dealer."""
+        out = self.deal.outcome
+        if out is not None and out.termination == TableTermination.REDEAL:
+            return self.deal.dealer
         return (self.deal.dealer + 1) % self.game.n_players
+
+    def _deal_played(self, dealer: int) -> TableDeal:
+        """A new deal by ``dealer``; deals the cut decides are scored here and the deal passes on.
+        Returns a finished deal only when such a deal ended the match."""
+        self.cut_deals = []
+        while True:
+            deal = self.game.new(self.rules, self.rng, dealer, tuple(self.scores))
+            if deal.outcome is None:
+                return deal
+            self.deal = deal
+            self.cut_deals.append(deal.outcome)
+            self._score(deal.outcome)
+            if self.over:
+                return deal
+            dealer = (dealer + 1) % self.game.n_players
 
     def next_deal(self) -> TableDeal:
         """Shuffle and deal the next deal (after the current one has ended and the match goes on)."""
@@ -102,7 +128,7 @@ class TableMatch:
             raise ValueError("the current deal is still running")
         if self.over:
             raise ValueError(f"the match is over: scores {self.scores}")
-        self.deal = self.game.new(self.rules, self.rng, self.next_dealer(), tuple(self.scores))
+        self.deal = self._deal_played(self.next_dealer())
         return self.deal
 
     def next_match(self) -> TableMatch:
