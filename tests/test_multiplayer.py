@@ -45,7 +45,13 @@ from sixtysix_env.multiplayer.rewards import win_loss_rewards
 from sixtysix_env.multiplayer.table import TableIllegalActionError
 
 THREE_RULES = list(THREE_PRESETS.values())
-FOUR_RULES = [*FOUR_PRESETS.values(), FOUR_PRESETS["pagat"].replace(claiming="explicit")]
+RUSSIAN = FOUR_PRESETS["russian"]
+FOUR_RULES = [
+    *FOUR_PRESETS.values(),
+    FOUR_PRESETS["pagat"].replace(claiming="explicit"),
+    RUSSIAN.replace(contracts=False),  # the normal game, which random bidding seldom reaches
+    RUSSIAN.replace(nines_partner_ask=True, claiming="explicit", contract_ends_early=False, cut_nines=1),
+]
 GAMES = [(ThreeDeal, r) for r in THREE_RULES] + [(FourDeal, r) for r in FOUR_RULES]
 # every combination the dataclasses accept
 ANY_RULES = st.one_of(
@@ -65,6 +71,36 @@ ANY_RULES = st.one_of(
         st.sampled_from([0, 10, 20]),
         st.sampled_from(["auto", "explicit"]),
         st.integers(1, 11),
+    ),
+    st.builds(  # the Russian game's fields in any combination
+        lambda trump, claiming, cut, *flags: (
+            FourDeal,
+            RUSSIAN.replace(
+                name="random",
+                trump=trump,
+                claiming=claiming,
+                cut_nines=cut,
+                **dict(
+                    zip(
+                        (
+                            "redeals",
+                            "three_nines",
+                            "nines_partner_ask",
+                            "contracts",
+                            "contract_ends_early",
+                            "marriage_without_leading",
+                            "must_beat",
+                        ),
+                        flags,
+                        strict=True,
+                    )
+                ),
+            ),
+        ),
+        st.sampled_from(["dealer_bottom", "choose"]),
+        st.sampled_from(["auto", "explicit"]),
+        st.integers(0, 3),
+        *[st.booleans()] * 7,
     ),
 )
 
@@ -482,6 +518,8 @@ ENVS = [
     (sixtysix_four_v0, {}),
     (sixtysix_four_v0, {"rules": "russian", "episode": "match", "reward": "win_loss"}),
     (sixtysix_four_v0, {"rules": FourRules(claiming="explicit"), "observation": "history"}),
+    (sixtysix_four_v0, {"rules": "russian", "observation": "dict"}),
+    (sixtysix_four_v0, {"rules": RUSSIAN.replace(nines_partner_ask=True, claiming="explicit"), "episode": "match"}),
 ]
 
 

@@ -293,6 +293,7 @@ class FourDeal(TableDeal):
         ]
         for q in matched:
             self.known[q] |= 1 << self.committed[q]
+            self.nines_hits |= 1 << q
         side = (p + 1) % 2 if matched else p % 2
         g = self.rules.nines_points
         if self.scores[side] + self.deal_scored[side] + g >= self.rules.match_target:

@@ -7,7 +7,9 @@ declare one marriage per lead; they differ in seats, trump, partnerships and sco
 ``outcome`` / ``returns()``, ``information_state(p)`` and deals from arrangements for tests.
 
 Card sets are int bitmasks (bit ``c`` for card id ``c``) and the legal actions one int mask over
-the 37 ids of :mod:`sixtysix_env.multiplayer.actions`.
+the ids of :mod:`sixtysix_env.multiplayer.actions`. The Russian game's rounds before play
+(redeal, bidding, three nines, discards) are decisions of the same deal object, played by
+``FourDeal`` through the ``_round_mask`` / ``_apply_round`` hooks.
 """
 
 from __future__ import annotations
@@ -219,6 +221,7 @@ class TableDeal:
         "nines_shown",
         "committed",
         "nine_left",
+        "nines_hits",
         "nine_asked",
         "contract",
         "_mask",
@@ -273,6 +276,8 @@ class TableDeal:
     nines_shown: int
     committed: list[int]
     nine_left: int
+    nines_hits: int
+    """Players (bits) whose committed card had the suit of the nine left and was shown."""
     nine_asked: int
     contract: int
     _mask: int
@@ -436,6 +441,7 @@ class TableDeal:
         d.nines_shown = 0
         d.committed = [-1] * n
         d.nine_left = -1
+        d.nines_hits = 0
         d.nine_asked = 0
         d.contract = 0
         d._mask = -1

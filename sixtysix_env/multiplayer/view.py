@@ -74,6 +74,7 @@ class TableView:
         "nines_shown",
         "committed",
         "nine_left",
+        "nines_hits",
         "nine_asked",
         "contract",
     )
@@ -129,6 +130,7 @@ class TableView:
     """Per player: the card committed against three nines where I may know it (mine, or shown),
     -2 for a card committed unseen, -1 for none."""
     nine_left: int
+    nines_hits: int
     nine_asked: int
     contract: int
 
@@ -185,10 +187,10 @@ class TableView:
         v.nines_by = deal.nines_by
         v.nines_shown = deal.nines_shown
         v.committed = tuple(
-            c if c < 0 or q == player or (deal.nine_left >= 0 and c // 6 == deal.nine_left // 6) else -2
-            for q, c in enumerate(deal.committed)
+            c if c < 0 or q == player or deal.nines_hits >> q & 1 else -2 for q, c in enumerate(deal.committed)
         )
         v.nine_left = deal.nine_left
+        v.nines_hits = deal.nines_hits
         v.nine_asked = deal.nine_asked
         v.contract = deal.contract
         return v
@@ -242,7 +244,7 @@ class TableView:
         committed = list(self.committed)
         for q, c in enumerate(committed):
             if c == -2:
-                choices = list(cards_of(hands[q] & suits)) or list(cards_of(hands[q] | outs[q]))
+                choices = list(cards_of(hands[q] & suits)) or list(cards_of(hands[q] | outs[q] | self.played[q]))
                 committed[q] = choices[int(rng.random() * len(choices)) % len(choices)]
         rows = []
         for q in range(n):
@@ -299,6 +301,7 @@ class TableView:
         d.nines_shown = self.nines_shown
         d.committed = committed
         d.nine_left = self.nine_left
+        d.nines_hits = self.nines_hits
         d.nine_asked = self.nine_asked
         d.contract = self.contract
         d._mask = -1
