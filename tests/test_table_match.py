@@ -15,6 +15,9 @@ SCORE_MINE = table_layout(4)["score_my_team"].start
 SCORE_THEIRS = table_layout(4)["score_their_team"].start
 
 
+cuts_seen: list = []
+
+
 def _replay(rules, seed: int, pick) -> tuple[list[tuple[int, int]], int]:
     """Play one match episode; check every observation's score fields and every reward against
     scores kept here from the deal results alone. Returns the scores after each deal and the
@@ -26,6 +29,7 @@ def _replay(rules, seed: int, pick) -> tuple[list[tuple[int, int]], int]:
     after_deals: list[tuple[int, int]] = []
     steps = 0
     rng = random.Random(seed)
+    cuts_seen.clear()
     while not any(env.terminations.values()):
         for p, agent in enumerate(env.possible_agents):  # every seat sees the match score
             obs = env.observe(agent)["observation"]
@@ -40,6 +44,10 @@ def _replay(rules, seed: int, pick) -> tuple[list[tuple[int, int]], int]:
             assert all(r == 0 for r in env.rewards.values())
             continue
         gained = _gained(finished)
+        for cut in env.match.cut_deals if finished is not env.deal else []:  # dealt on past a cut
+            assert cut.termination == TableTermination.CUT
+            gained[cut.winner] += cut.game_points
+            cuts_seen.append(cut)
         scores[0] += gained[0]
         scores[1] += gained[1]
         after_deals.append((scores[0], scores[1]))
@@ -94,6 +102,14 @@ def test_whole_matches_score_every_field(preset, seed):
     assert max(after[-1]) >= target and all(max(s) < target for s in after[:-1])
     pairs = zip([(0, 0), *after[:-1]], after, strict=True)
     assert all(b[0] >= a[0] and b[1] >= a[1] for a, b in pairs), "scores only grow"
+
+
+def test_a_deal_the_cut_decides_is_scored_and_rewarded_in_the_match():
+    for seed in range(100):
+        _replay("russian", seed, _lowest)
+        if cuts_seen:
+            return
+    raise AssertionError("no cut decided a deal in 100 Russian matches")
 
 
 def test_the_russian_match_is_to_eight():
