@@ -70,7 +70,7 @@ def play_table_deal(
         if clock is not None and view.legal_mask & (view.legal_mask - 1):
             start = time.process_time()
             a = agents[p].act(view, rng)
-            clock[id(agents[p])].append(time.process_time() - start)
+            clock.setdefault(id(agents[p]), []).append(time.process_time() - start)
         else:
             a = agents[p].act(view, rng)
         d.apply(a)

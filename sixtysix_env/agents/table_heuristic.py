@@ -21,7 +21,9 @@ Rules, in order, by decision:
   66; go out with 66; else a master card (no higher card of its suit unseen), else the lowest
   card of the longest plain suit;
 * follow: if the partner is winning the trick, the most points that do not waste a master;
-  else the cheapest card that wins the trick; else the cheapest card.
+  else the cheapest card that wins the trick; else the cheapest card; a contract's defender who
+  cannot follow throws the card with the fewest unseen lower cards of its suit (the least
+  likely to beat one of the declarer's cards).
 """
 
 from __future__ import annotations
@@ -211,6 +213,12 @@ class TableHeuristicAgent:
         def cost(c: int) -> tuple[int, int, int]:
             return (c // 6 == trump, CARD_POINTS[c], c % 6)
 
+        if view.contract and view.player != view.bidder and not view.hand & SUIT_MASK[trick[0] // 6]:
+            # a defender who cannot follow keeps the cards that may beat the declarer's weak ones
+            return min(
+                cards,
+                key=lambda c: ((view.unseen & SUIT_MASK[c // 6] & ~HIGHER_IN_SUIT[c] & ~(1 << c)).bit_count(), c % 6),
+            )
         if partner_wins and (last or not self._can_be_beaten(view, trick, trump)):
             return max(cards, key=lambda c: (c // 6 != trump, CARD_POINTS[c] if c % 6 != 5 else -1))
         winning = [c for c in cards if trick_winner([*trick, c], trump) == len(trick)]
