@@ -531,3 +531,14 @@ def test_every_new_action_has_a_text_form_and_illegal_ones_name_the_legal():
     with pytest.raises(TableIllegalActionError, match=r"legal actions are 30 \(P\), 41 \(B6\)"):
         d.apply(FIVE)
     assert legal(d) == {PASS, SIX}
+
+
+def test_position_text_round_trips_every_russian_decision():
+    rng = random.Random(11)
+    for seed in range(150):
+        d = FourDeal.new(R.replace(nines_partner_ask=True), random.Random(seed), dealer=seed % 4)
+        while d.outcome is None:
+            d.apply(rng.choice(d.legal_actions()))
+        again = FourDeal.from_notation(d.to_notation(), R.replace(nines_partner_ask=True))
+        assert again.outcome == d.outcome and again.history == d.history and again.cuts == d.cuts
+        assert again.out_cards == d.out_cards and again.committed == d.committed
