@@ -9,7 +9,7 @@ grows with the number of players; ``table_layout(n)`` names every slice, and
 * ``"vector"``: a flat ``float32`` array (``table_vector_size(n)`` long: 318 for three players,
   512 for four, whose last parts are the Russian game's and stay zero in the other presets).
 * ``"dict"``: the same parts as named arrays.
-* ``"history"``: ``{"state": vector, "events": (MAX_TABLE_ACTIONS, n + 37)}``: the deal's public
+* ``"history"``: ``{"state": vector, "events": (MAX_TABLE_ACTIONS, n + NUM_TABLE_ACTIONS)}``: the deal's public
   actions in order, each as [relative seat one-hot, action one-hot].
 
 Encoders see only a ``TableView``, which holds no hidden card, so they cannot leak one.
@@ -233,7 +233,7 @@ def encode_table_dict(v: TableView) -> dict[str, np.ndarray]:
 
 
 def encode_table_events(v: TableView) -> np.ndarray:
-    """The public actions of this deal, oldest first, as (MAX_TABLE_ACTIONS, n + 37) one-hots."""
+    """The public actions of this deal, oldest first, as (MAX_TABLE_ACTIONS, n + NUM_TABLE_ACTIONS) one-hots."""
     n = v.n_players
     ev = np.zeros((MAX_TABLE_ACTIONS, n + NUM_TABLE_ACTIONS), dtype=np.float32)
     for i, x in enumerate(v.history[:MAX_TABLE_ACTIONS]):
