@@ -147,3 +147,17 @@ def test_next_match_only_after_the_end_and_scores_checked():
         TableMatch(FourDeal, "pagat", random.Random(0), scores=(1, 2, 3))
     with pytest.raises(ValueError, match="none, contracts, all"):
         FourRules(carry_over="some")
+
+
+def test_deal_episodes_deal_on_past_a_cut_and_show_its_point():
+    env = sixtysix_four_v0.raw_env(rules="russian")
+    for seed in range(600):
+        env.reset(seed=seed)
+        if env.match.cut_deals:
+            break
+    else:
+        raise AssertionError("no cut decided the first deal in 600 resets")
+    assert env.deal.outcome is None and sum(env.match.scores) == len(env.match.cut_deals)
+    team = env.match.cut_deals[0].winner
+    obs = env.observe(env.possible_agents[team])["observation"]
+    assert obs[SCORE_MINE] == pytest.approx(env.match.scores[team] / 8)
