@@ -17,7 +17,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..cards import card_symbol
-from ..multiplayer.actions import NUM_TABLE_ACTIONS, table_action_label
+from ..multiplayer.actions import CONTRACT_NAMES, NUM_TABLE_ACTIONS, table_action_label
 from ..multiplayer.match import TableMatch
 from ..multiplayer.observers import TABLE_ENCODERS, table_observation_space
 from ..multiplayer.rewards import DEFAULT_SHAPING_SCALE, check_reward_scheme, table_step_rewards, win_loss_rewards
@@ -138,11 +138,12 @@ class TableEnv(AECEnv[str, Any, int]):
         match, deal = self.match, self.deal
         assert match is not None and deal is not None
         before = tuple(deal.points)
+        decision = deal.decision
         match.apply(action)  # raises ValueError naming the legal actions; the deal is then unchanged
         self._cumulative_rewards[agent] = 0.0
         self._finished_deal = None
         if self.render_mode is not None:
-            self._last_text = f"{agent}: {table_action_label(int(action))}"
+            self._last_text = f"{agent}: {table_action_label(int(action), decision)}"
         match_winners = None
         if self.episode == "match":
             match_winners = match.winners if match.is_over else []
@@ -218,10 +219,11 @@ def render_table(deal: TableDeal, names: list[str], last: str | None = None) -> 
             f"  {names[p]:>9}: {hand_text(deal.hands[p], deal.trump):<34} {label} {deal.points[side]:>3}, "
             f"tricks {deal.tricks_won[p]}"
         )
+    if deal.contract:
+        contract = CONTRACT_NAMES[deal.contract]
+        lines.append(f"  contract: {contract} by {names[deal.bidder]}, {names[deal.sitting_out]} sits out, no trumps")
     if deal.trick:
-        played = ", ".join(
-            f"{names[(deal.leader + i) % deal.n_players]} {card_symbol(c)}" for i, c in enumerate(deal.trick)
-        )
+        played = ", ".join(f"{names[q]} {card_symbol(c)}" for q, c in zip(deal.trick_seats(), deal.trick, strict=False))
         lines.append(f"  trick: {played}")
     if last:
         lines.append(f"  last: {last}")

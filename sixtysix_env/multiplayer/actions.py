@@ -95,10 +95,15 @@ def table_action_str(action: int) -> str:
     raise ValueError(f"action {action} has no meaning in the three- and four-player games")
 
 
-def table_action_label(action: int) -> str:
-    """Readable description for renders and error messages."""
+_CARD_VERBS = {7: "hold back", 8: "commit", 9: "leave", 10: "discard"}
+"""What a card id does in the Russian card decisions (``TableDecision`` values 7-10)."""
+
+
+def table_action_label(action: int, decision: int | None = None) -> str:
+    """Readable description for renders and error messages; ``decision`` (a ``TableDecision``)
+    names what a card id does there (play, discard, commit, hold back or leave a nine)."""
     if 0 <= action < NUM_CARDS:
-        return f"play {card_symbol(action)}"
+        return f"{_CARD_VERBS.get(int(decision), 'play') if decision is not None else 'play'} {card_symbol(action)}"
     if MARRIAGE <= action < MARRIAGE + 4:
         return f"declare marriage {_SYMBOLS[action - MARRIAGE]}"
     if CHOOSE_TRUMP <= action < CHOOSE_TRUMP + 4:
