@@ -542,3 +542,17 @@ def test_position_text_round_trips_every_russian_decision():
         again = FourDeal.from_notation(d.to_notation(), R.replace(nines_partner_ask=True))
         assert again.outcome == d.outcome and again.history == d.history and again.cuts == d.cuts
         assert again.out_cards == d.out_cards and again.committed == d.committed
+
+
+def test_card_decisions_are_named_in_labels_and_renders():
+    from sixtysix_env.multiplayer.actions import table_action_label
+
+    assert table_action_label(card("9S"), TableDecision.DISCARD) == "discard 9♠"
+    assert table_action_label(card("9S"), TableDecision.LEAVE_NINE) == "leave 9♠"
+    assert table_action_label(card("9S"), TableDecision.FOLLOW) == "play 9♠" == table_action_label(card("9S"))
+    env = sixtysix_four_v0.raw_env(rules="russian", render_mode="ansi")
+    env.reset(seed=0, options={"deal": {"hands": list(SPADE_NINE), "dealer": 0}})
+    for a in ["=H", "P", "P", "P", "P", "B5", "P", "P", "P", "9S"]:
+        env.step(card(a))
+    text = env.render()
+    assert "contract: five by player_1, player_3 sits out" in text and "player_1: discard 9♠" in text
