@@ -17,10 +17,10 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..cards import card_symbol
-from ..multiplayer.actions import NUM_TABLE_ACTIONS, table_action_label
+from ..multiplayer.actions import CONTRACT_NAMES, NUM_TABLE_ACTIONS, table_action_label
 from ..multiplayer.match import TableMatch
 from ..multiplayer.observers import TABLE_ENCODERS, table_observation_space
-from ..multiplayer.rewards import DEFAULT_SHAPING_SCALE, check_reward_scheme, table_step_rewards
+from ..multiplayer.rewards import DEFAULT_SHAPING_SCALE, check_reward_scheme, table_step_rewards, win_loss_rewards
 from ..multiplayer.table import TableDeal, TableTermination
 from ..multiplayer.view import TableView
 from ..render import hand_text
@@ -31,8 +31,8 @@ __all__ = ["TableEnv", "wrap", "table_mask_array"]
 
 
 def table_mask_array(mask: int) -> np.ndarray:
-    """An int action bitmask as the (37,) int8 array PettingZoo expects."""
-    raw = np.frombuffer(mask.to_bytes(5, "little"), dtype=np.uint8)
+    """An int action bitmask as the (NUM_TABLE_ACTIONS,) int8 array PettingZoo expects."""
+    raw = np.frombuffer(mask.to_bytes((NUM_TABLE_ACTIONS + 7) // 8, "little"), dtype=np.uint8)
     return np.unpackbits(raw, bitorder="little")[:NUM_TABLE_ACTIONS].view(np.int8)
 
 
@@ -149,11 +149,12 @@ class TableEnv(AECEnv[str, Any, int]):
         match, deal = self.match, self.deal
         assert match is not None and deal is not None
         before = tuple(deal.points)
+        decision = deal.decision
         match.apply(action)  # raises ValueError naming the legal actions; the deal is then unchanged
         self._cumulative_rewards[agent] = 0.0
         self._finished_deal = None
         if self.render_mode is not None:
-            self._last_text = f"{agent}: {table_action_label(int(action))}"
+            self._last_text = f"{agent}: {table_action_label(int(action), decision)}"
         match_winners = None
         if self.episode == "match":
             match_winners = match.winners if match.is_over else []
@@ -161,17 +162,38 @@ class TableEnv(AECEnv[str, Any, int]):
         self.rewards = dict(zip(self.possible_agents, rewards, strict=True))
         if deal.outcome is not None:
             self._finished_deal = deal
+            if self.episode == "match" and not match.is_over:
+                self.deal = match.next_deal()
+                self._add_cut_deals(match)
             if self.episode == "deal" or match.is_over:
                 self.terminations = {a: True for a in self.agents}
                 for a in self.agents:
-                    self.infos[a] = {"outcome": deal.outcome, "scores": tuple(match.scores)}
-            else:
-                self.deal = match.next_deal()
+                    self.infos[a] = {"outcome": self.deal.outcome, "scores": tuple(match.scores)}
         self._accumulate_rewards()
         if not self.terminations[agent]:
             self.agent_selection = self.possible_agents[self.deal.current_player]
         if self.render_mode == "human":  # PettingZoo's convention, as in sixtysix_v0
             self.render()
+
+    def _add_cut_deals(self, match: TableMatch) -> None:
+        """Deals the cut decided (Russian game) while dealing on: nobody acted in them, so their
+        payoffs join this step's rewards; one may end the match (then win_loss pays its winners)."""
+        if not match.cut_deals:
+            return
+        if self.reward_scheme == "win_loss":
+            if match.is_over:
+                stake = match.stake
+                self.rewards = dict(
+                    zip(
+                        self.possible_agents,
+                        (stake * x for x in win_loss_rewards(len(self.possible_agents), match.winners)),
+                        strict=True,
+                    )
+                )
+            return
+        for out in match.cut_deals:
+            for a, x in zip(self.possible_agents, out.payoffs, strict=True):
+                self.rewards[a] += float(x)
 
     def observe(self, agent: str) -> dict[str, Any]:
         deal = self.deal
@@ -211,10 +233,11 @@ def render_table(deal: TableDeal, names: list[str], last: str | None = None) -> 
             f"  {names[p]:>9}: {hand_text(deal.hands[p], deal.trump):<34} {label} {deal.points[side]:>3}, "
             f"tricks {deal.tricks_won[p]}"
         )
+    if deal.contract:
+        contract = CONTRACT_NAMES[deal.contract]
+        lines.append(f"  contract: {contract} by {names[deal.bidder]}, {names[deal.sitting_out]} sits out, no trumps")
     if deal.trick:
-        played = ", ".join(
-            f"{names[(deal.leader + i) % deal.n_players]} {card_symbol(c)}" for i, c in enumerate(deal.trick)
-        )
+        played = ", ".join(f"{names[q]} {card_symbol(c)}" for q, c in zip(deal.trick_seats(), deal.trick, strict=False))
         lines.append(f"  trick: {played}")
     if last:
         lines.append(f"  last: {last}")
