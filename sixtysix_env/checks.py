@@ -30,19 +30,19 @@ def as_index(value: object) -> int | None:
 
 def _range_text(lo: int | float | None, hi: int | float | None) -> str:
     if lo is not None and hi is not None:
-        return f"{lo}..{hi}"
+        return f" in {lo}..{hi}"
     if lo is not None:
-        return f"{lo} or more"
-    return f"{hi} or less" if hi is not None else "any"
+        return f" of {lo} or more"
+    return f" of {hi} or less" if hi is not None else ""
 
 
 def check_int(name: str, value: object, lo: int | None = None, hi: int | None = None) -> int:
     """``value`` as an int in ``lo..hi`` (inclusive; None: unbounded)."""
     out = as_index(value)
     if out is None:
-        raise TypeError(f"{name}={value!r} is not allowed: use an int in {_range_text(lo, hi)}")
+        raise TypeError(f"{name}={value!r} is not allowed: use an int{_range_text(lo, hi)}")
     if (lo is not None and out < lo) or (hi is not None and out > hi):
-        raise ValueError(f"{name}={value!r} is not allowed: use an int in {_range_text(lo, hi)}")
+        raise ValueError(f"{name}={value!r} is not allowed: use an int{_range_text(lo, hi)}")
     return out
 
 
@@ -50,21 +50,19 @@ def check_real(
     name: str, value: object, lo: float | None = None, hi: float | None = None, *, above: bool = False
 ) -> float:
     """``value`` as a finite float in ``lo..hi`` (``above``: strictly above ``lo``)."""
+    number = value
     if isinstance(value, bool) or not isinstance(value, Real):
         if not (hasattr(value, "ndim") and getattr(value, "ndim", 1) == 0 and hasattr(value, "item")):
             raise TypeError(f"{name}={value!r} is not allowed: use a finite number")
-        item = value.item()  # type: ignore[attr-defined]
-        if isinstance(item, bool) or not isinstance(item, Real):
+        number = value.item()  # a 0-d array  # type: ignore[attr-defined]
+        if isinstance(number, bool) or not isinstance(number, Real):
             raise TypeError(f"{name}={value!r} is not allowed: use a finite number")
-        value = item
     try:
-        out = float(value)  # type: ignore[arg-type]
+        out = float(number)  # type: ignore[arg-type]
     except OverflowError:  # an int too large for a float
         out = math.inf
-    if above:
-        bound = f" above {lo}" + (f" and at most {hi}" if hi is not None else "")
-    else:
-        bound = "" if lo is None and hi is None else f" in {_range_text(lo, hi)}"
+    at_most = f" and at most {hi}" if hi is not None else ""
+    bound = f" above {lo}{at_most}" if above else _range_text(lo, hi)
     if not math.isfinite(out):
         raise ValueError(f"{name}={value!r} is not allowed: use a finite number{bound}")
     if (lo is not None and (out <= lo if above else out < lo)) or (hi is not None and out > hi):

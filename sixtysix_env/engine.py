@@ -482,11 +482,17 @@ class Deal:
             self._score_played_out(p)
 
     def apply_all(self, actions: Sequence[int | str] | str) -> Deal:
-        """Apply several actions, given as ids or text (``"JD 9S P M1 KS"``); returns self."""
+        """Apply several actions, given as ids or text (``"JD 9S P M1 KS"``); returns self. All or
+        nothing: when one is unreadable or illegal the deal stays as it was."""
         if isinstance(actions, str):
             actions = actions.split()
+        elif not isinstance(actions, Sequence):
+            raise TypeError(f"actions={actions!r} is not allowed: give a list of actions or a text such as 'JD 9S P'")
+        trial = self.clone()
         for a in actions:
-            self.apply(parse_action_text(a) if isinstance(a, str) else a)
+            trial.apply(parse_action_text(a) if isinstance(a, str) else a)
+        for name in Deal.__slots__:
+            setattr(self, name, getattr(trial, name))
         return self
 
     def _lead(self, p: int, c: int) -> None:
@@ -643,6 +649,8 @@ class Deal:
 
     def hidden_cards(self, player: int) -> tuple[int, int]:
         """(opponent cards ``player`` cannot place, face-down stock cards he cannot place) as masks."""
+        if type(player) is not int or not 0 <= player <= 1:  # the common case skips the full check
+            player = check_int("player", player, 0, 1)
         o = 1 - player
         opp_hidden = self.hands[o] & ~self.known[o]
         stock = self.stock
@@ -658,6 +666,9 @@ class Deal:
         """A copy where the cards ``player`` cannot see are dealt again at random among the places
         he cannot see (opponent's unknown cards, face-down stock), keeping all public information.
         This is the determinization that sampling searches (PIMC) and the leak tests use."""
+        player = check_int("player", player, 0, 1)
+        if not callable(getattr(rng, "shuffle", None)):
+            raise TypeError(f"rng={rng!r} is not allowed: use an object with shuffle(list), such as random.Random")
         o = 1 - player
         opp_hidden, stock_hidden = self.hidden_cards(player)
         pool = [c for c in range(NUM_CARDS) if (opp_hidden | stock_hidden) >> c & 1]
@@ -709,9 +720,10 @@ class Deal:
             if dealer not in ("0", "1"):
                 raise ValueError(f"bad dealer {dealer!r} in position text: write dealer=0 or dealer=1")
             deal = cls.from_arrangement(hands, fields["stock"], int(dealer), get_rules(rules or parts[0]))
+            played = fields["played"]
         except KeyError as e:
             raise ValueError(f"position text lacks the field {e.args[0]!r}") from None
-        return deal.apply_all(fields["played"])
+        return deal.apply_all(played)
 
     def __repr__(self) -> str:
         state = (

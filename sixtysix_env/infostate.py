@@ -14,6 +14,7 @@ from typing import Any
 
 from .actions import actions_of
 from .cards import cards_str
+from .checks import check_int
 from .deal_types import Decision, Outcome, RandomSource
 from .rules import Rules
 
@@ -191,8 +192,8 @@ class InfoState:
     @classmethod
     def of(cls, deal: Any, player: int) -> InfoState:
         """The view of ``player`` (0 or 1) on ``deal`` (a :class:`~sixtysix_env.engine.Deal`)."""
-        if player not in (0, 1):
-            raise ValueError(f"player must be 0 or 1, got {player!r}")
+        if type(player) is not int or not 0 <= player <= 1:  # the common case skips the full check
+            player = check_int("player", player, 0, 1)
         o = 1 - player
         s = object.__new__(cls)
         s.rules = deal.rules

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .engine import Deal
+from .checks import check_int
+from .engine import MAX_DEAL_ACTIONS, Deal
 
 __all__ = ["perft", "result_counts"]
 
@@ -15,6 +16,16 @@ def perft(deal: Deal, depth: int) -> int:
     A sequence that finishes the deal stops there and is not counted at any depth (the convention
     of ``tests/data/perft_golden.txt``); :func:`result_counts` counts the finished ones instead.
     """
+    _check_deal(deal)
+    return _perft(deal, check_int("depth", depth, 0, MAX_DEAL_ACTIONS))
+
+
+def _check_deal(deal: object) -> None:
+    if not isinstance(deal, Deal):
+        raise TypeError(f"deal={deal!r} is not allowed: give a Deal")
+
+
+def _perft(deal: Deal, depth: int) -> int:
     if deal.outcome is not None:
         return 0
     if depth == 0:
@@ -23,12 +34,13 @@ def perft(deal: Deal, depth: int) -> int:
     for a in deal.legal_actions():
         child = deal.clone()
         child.apply(a)
-        total += perft(child, depth - 1)
+        total += _perft(child, depth - 1)
     return total
 
 
 def result_counts(deal: Deal) -> Counter[tuple[int, int]]:
     """For every complete continuation, the (winner, game points) it ends in (winner -1 = drawn)."""
+    _check_deal(deal)
     counts: Counter[tuple[int, int]] = Counter()
     stack = [deal]
     while stack:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from .cards import Rank
+from .checks import as_index
 
 __all__ = [
     "Rules",
@@ -223,7 +224,7 @@ class Rules:
                 raise ValueError(f"Rules.{field}={value!r} is not allowed: choose one of {', '.join(allowed)}")
         if self.deck_size not in (20, 24):
             raise ValueError(f"Rules.deck_size={self.deck_size} is not allowed: choose 24 or 20 (no nines)")
-        if self.exchange_rank not in list(Rank):
+        if as_index(self.exchange_rank) not in list(Rank):  # no bool, float or text standing in for a rank
             raise ValueError(f"Rules.exchange_rank={self.exchange_rank!r} is not allowed: use a Rank (NINE, JACK, ...)")
         if self.deck_size == 20 and self.exchange_rank == Rank.NINE:
             raise ValueError("Rules.exchange_rank=NINE needs the nines: with deck_size=20 use Rank.JACK")

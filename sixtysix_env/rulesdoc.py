@@ -29,6 +29,8 @@ DEFAULT_OUTPUT = Path("docs") / "rules.md"
 
 def field_docs(cls: type) -> dict[str, str]:
     """``{field: docstring}`` for a dataclass whose fields are each followed by a string literal."""
+    if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
+        raise TypeError(f"cls={cls!r} is not allowed: give a dataclass such as Rules")
     tree = ast.parse(inspect.getsource(inspect.getmodule(cls)))  # type: ignore[arg-type]
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef) and node.name == cls.__name__:

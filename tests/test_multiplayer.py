@@ -45,7 +45,13 @@ from sixtysix_env.multiplayer.table import TableIllegalActionError
 from sixtysix_env.registration import register_envs
 
 THREE_RULES = list(THREE_PRESETS.values())
-FOUR_RULES = [*FOUR_PRESETS.values(), FOUR_PRESETS["pagat"].replace(claiming="explicit")]
+RUSSIAN = FOUR_PRESETS["russian"]
+FOUR_RULES = [
+    *FOUR_PRESETS.values(),
+    FOUR_PRESETS["pagat"].replace(claiming="explicit"),
+    RUSSIAN.replace(contracts=False),  # the normal game, which random bidding seldom reaches
+    RUSSIAN.replace(nines_partner_ask=True, claiming="explicit", contract_ends_early=False, cut_nines=1),
+]
 GAMES = [(ThreeDeal, r) for r in THREE_RULES] + [(FourDeal, r) for r in FOUR_RULES]
 # every combination the dataclasses accept
 ANY_RULES = st.one_of(
@@ -65,6 +71,36 @@ ANY_RULES = st.one_of(
         st.sampled_from([0, 10, 20]),
         st.sampled_from(["auto", "explicit"]),
         st.integers(1, 11),
+    ),
+    st.builds(  # the Russian game's fields in any combination
+        lambda trump, claiming, cut, *flags: (
+            FourDeal,
+            RUSSIAN.replace(
+                name="random",
+                trump=trump,
+                claiming=claiming,
+                cut_nines=cut,
+                **dict(
+                    zip(
+                        (
+                            "redeals",
+                            "three_nines",
+                            "nines_partner_ask",
+                            "contracts",
+                            "contract_ends_early",
+                            "marriage_without_leading",
+                            "must_beat",
+                        ),
+                        flags,
+                        strict=True,
+                    )
+                ),
+            ),
+        ),
+        st.sampled_from(["dealer_bottom", "choose"]),
+        st.sampled_from(["auto", "explicit"]),
+        st.integers(0, 3),
+        *[st.booleans()] * 7,
     ),
 )
 
@@ -384,7 +420,7 @@ def test_random_deals_keep_every_invariant(case, seed):
     d = game.new(rules, rng, dealer=seed % game.n_players)
     steps = 0
     while d.outcome is None:
-        places = [*d.hands, *d.won_cards, sum(1 << c for c in d.trick)]
+        places = [*d.hands, *d.won_cards, *d.out_cards, sum(1 << c for c in d.trick)]
         union = 0
         for m in places:
             assert union & m == 0, "a card is in two places"
@@ -465,7 +501,7 @@ def test_observation_spaces_contain_the_observations():
                 space = table_observation_space(name, game.n_players)
                 for p in range(game.n_players):
                     assert space.contains(enc(TableView.of(d, p)))
-    assert table_vector_size(3) == 312 and table_vector_size(4) == 387
+    assert table_vector_size(3) == 318 and table_vector_size(4) == 512
 
 
 def test_win_loss_is_zero_sum():
@@ -482,6 +518,8 @@ ENVS = [
     (sixtysix_four_v0, {}),
     (sixtysix_four_v0, {"rules": "russian", "episode": "match", "reward": "win_loss"}),
     (sixtysix_four_v0, {"rules": FourRules(claiming="explicit"), "observation": "history"}),
+    (sixtysix_four_v0, {"rules": "russian", "observation": "dict"}),
+    (sixtysix_four_v0, {"rules": RUSSIAN.replace(nines_partner_ask=True, claiming="explicit"), "episode": "match"}),
 ]
 
 

@@ -11,7 +11,7 @@ from typing import Protocol, runtime_checkable
 
 from ..infostate import InfoState
 
-__all__ = ["Agent", "MAX_BUDGET", "MAX_TIME_MS", "only_choice"]
+__all__ = ["Agent", "MAX_BUDGET", "MAX_TIME_MS", "no_legal_action", "only_choice"]
 
 MAX_BUDGET = 10_000_000
 """The largest sample or iteration budget a search agent takes per decision."""
@@ -36,5 +36,10 @@ def only_choice(info: InfoState, legal: list[int]) -> int | None:
     if len(legal) > 1:
         return None
     if not legal:
-        raise ValueError(f"no legal action: the deal is over or it is not player {info.player}'s turn")
+        raise no_legal_action(info)
     return legal[0]
+
+
+def no_legal_action(info: InfoState) -> ValueError:
+    """The error an agent raises when asked to act where its player has nothing to do."""
+    return ValueError(f"no legal action: the deal is over or it is not player {info.player}'s turn")

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING
 from ..actions import CLOSE, EXCHANGE, GO_OUT, MARRIAGE, PASS
 from ..cards import CARD_POINTS, NUM_CARDS, SUIT_MASK
 from ..engine import FOLLOWER_WINS, GOAL, HIGHER_IN_SUIT, MARRIAGE_PAIR, Decision
+from .base import no_legal_action
 
 if TYPE_CHECKING:
     from ..engine import Deal
@@ -273,6 +274,8 @@ class HeuristicAgent:
     name = "heuristic"
 
     def act(self, info: InfoState, rng: random.Random) -> int:
+        if not info.legal_mask:
+            raise no_legal_action(info)
         return heuristic_info_action(info)
 
     def __repr__(self) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from ..infostate import InfoState
+from .base import no_legal_action
 
 __all__ = ["RandomAgent"]
 
@@ -17,7 +18,7 @@ class RandomAgent:
     def act(self, info: InfoState, rng: random.Random) -> int:
         legal = info.legal_actions()
         if not legal:
-            raise ValueError(f"no legal action: the deal is over or it is not player {info.player}'s turn")
+            raise no_legal_action(info)
         return legal[rng.randrange(len(legal))]
 
     def __repr__(self) -> str:

@@ -193,5 +193,8 @@ def parse_agent_spec(spec: str, label: str | None = None) -> AgentSpec:
     if label is not None and (not isinstance(label, str) or not label.strip() or "," in label):
         raise ValueError(f"label must be a non-empty text without commas, got {label!r}")
     out = AgentSpec(label or text, attribute or head, tuple(options), source, attribute)
-    out.make()  # fail now, in the parent, on bad options
+    try:
+        out.make()  # fail now, in the parent, on bad options
+    except TypeError as e:  # an option of the wrong kind (samples=1e9): a bad spec, as a command line sees it
+        raise ValueError(f"bad options for agent {spec!r}: {e}") from None
     return out

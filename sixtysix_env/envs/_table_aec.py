@@ -15,10 +15,10 @@ import numpy as np
 from pettingzoo import AECEnv
 
 from ..cards import card_symbol
-from ..multiplayer.actions import NUM_TABLE_ACTIONS, table_action_label
+from ..multiplayer.actions import CONTRACT_NAMES, NUM_TABLE_ACTIONS, table_action_label
 from ..multiplayer.match import TableMatch
 from ..multiplayer.observers import TABLE_ENCODERS, table_observation_space
-from ..multiplayer.rewards import DEFAULT_SHAPING_SCALE, check_reward_scheme, table_step_rewards
+from ..multiplayer.rewards import DEFAULT_SHAPING_SCALE, check_reward_scheme, table_step_rewards, win_loss_rewards
 from ..multiplayer.table import TableDeal, TableTermination
 from ..render import hand_text
 from ..render_image import table_frame
@@ -30,8 +30,8 @@ __all__ = ["TableEnv", "wrap", "table_mask_array"]
 
 
 def table_mask_array(mask: int) -> np.ndarray:
-    """An int action bitmask as the (37,) int8 array PettingZoo expects."""
-    raw = np.frombuffer(mask.to_bytes(5, "little"), dtype=np.uint8)
+    """An int action bitmask as the (NUM_TABLE_ACTIONS,) int8 array PettingZoo expects."""
+    raw = np.frombuffer(mask.to_bytes((NUM_TABLE_ACTIONS + 7) // 8, "little"), dtype=np.uint8)
     return np.unpackbits(raw, bitorder="little")[:NUM_TABLE_ACTIONS].view(np.int8)
 
 
@@ -96,8 +96,28 @@ class TableEnv(SixtySixAEC):
             match_winners = match.winners if match.is_over else []
         return table_step_rewards(self.reward_scheme, deal, before, match_winners, self.shaping_scale)
 
-    def _action_label(self, action: int) -> str:
-        return table_action_label(action)
+    def _action_label(self, action: int, decision: Any) -> str:
+        return table_action_label(action, decision)
+
+    def _on_next_deal(self, match: TableMatch) -> None:
+        """Deals the cut decided (Russian game) while dealing on: nobody acted in them, so their
+        payoffs join this step's rewards; one may end the match (then win_loss pays its winners)."""
+        if not match.cut_deals:
+            return
+        if self.reward_scheme == "win_loss":
+            if match.is_over:
+                stake = match.stake
+                self.rewards = dict(
+                    zip(
+                        self.possible_agents,
+                        (stake * x for x in win_loss_rewards(len(self.possible_agents), match.winners)),
+                        strict=True,
+                    )
+                )
+            return
+        for out in match.cut_deals:
+            for a, x in zip(self.possible_agents, out.payoffs, strict=True):
+                self.rewards[a] += float(x)
 
     def _render_text(self, deal: TableDeal, scores: Any) -> str:
         return render_table(deal, self.possible_agents, self._last_text)
@@ -119,10 +139,11 @@ def render_table(deal: TableDeal, names: list[str], last: str | None = None) -> 
             f"  {names[p]:>9}: {hand_text(deal.hands[p], deal.trump):<34} {label} {deal.points[side]:>3}, "
             f"tricks {deal.tricks_won[p]}"
         )
+    if deal.contract:
+        contract = CONTRACT_NAMES[deal.contract]
+        lines.append(f"  contract: {contract} by {names[deal.bidder]}, {names[deal.sitting_out]} sits out, no trumps")
     if deal.trick:
-        played = ", ".join(
-            f"{names[(deal.leader + i) % deal.n_players]} {card_symbol(c)}" for i, c in enumerate(deal.trick)
-        )
+        played = ", ".join(f"{names[q]} {card_symbol(c)}" for q, c in zip(deal.trick_seats(), deal.trick, strict=False))
         lines.append(f"  trick: {played}")
     if last:
         lines.append(f"  last: {last}")

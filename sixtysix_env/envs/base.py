@@ -9,7 +9,8 @@ checks the options and dispatches renders. A subclass supplies only what its gam
 * ``_new_match(rng, first_deal)``: the match object (``Match`` or ``TableMatch``);
 * ``_deal_from_options(spec)``: the first deal of ``reset(options={"deal": spec})``;
 * ``_step_rewards(deal, before)``: one reward per seat for the action just applied;
-* ``_action_label(action)``, ``_render_text(deal, scores)`` and ``_render_frame(deal, scores)``;
+* ``_on_next_deal(match)``: anything a freshly dealt deal of a match adds (a no-op by default);
+* ``_action_label(action, decision)``, ``_render_text(deal, scores)``, ``_render_frame(deal, scores)``;
 * ``mask_array`` (an int mask as the int8 array of ``num_actions`` entries) and ``largest_loss``.
 
 The deal and match are typed against :class:`sixtysix_env.deal_types.DealLike`, the API that
@@ -120,8 +121,13 @@ class SixtySixAEC(AECEnv[str, Any, int]):
         """One reward per seat for the action just applied to ``deal`` (points were ``before``)."""
         raise NotImplementedError
 
-    def _action_label(self, action: int) -> str:
+    def _action_label(self, action: int, decision: Any) -> str:
+        """``action`` in words, as taken at ``decision`` (the decision before it was applied)."""
         raise NotImplementedError
+
+    def _on_next_deal(self, match: Any) -> None:
+        """Called in match episodes when the next deal has been dealt, before the rewards are
+        accumulated (the table game adds the deals its cut decided)."""
 
     def _render_text(self, deal: Any, scores: Any) -> str:
         raise NotImplementedError
@@ -162,6 +168,8 @@ class SixtySixAEC(AECEnv[str, Any, int]):
             self.render()
 
     def step(self, action: int) -> None:
+        if not self.agents:
+            raise ValueError(f"step({action!r}) after the episode ended (every agent is done): call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -169,21 +177,23 @@ class SixtySixAEC(AECEnv[str, Any, int]):
         match, deal = self.match, self.deal
         assert match is not None and deal is not None
         before = tuple(deal.points)
+        decision = deal.decision
         match.apply(action)  # raises ValueError naming the legal actions; the deal is then unchanged
         self._cumulative_rewards[agent] = 0.0
         self._finished_deal = None
         if self.render_mode is not None:
-            self._last_text = f"{agent}: {self._action_label(int(action))}"
+            self._last_text = f"{agent}: {self._action_label(int(action), decision)}"
         rewards = self._step_rewards(deal, before)
         self.rewards = dict(zip(self.possible_agents, rewards, strict=True))
         if deal.outcome is not None:
             self._finished_deal = deal
-            if self.episode == "deal" or match.is_over:
+            if self.episode == "match" and not match.is_over:
+                self.deal = match.next_deal()
+                self._on_next_deal(match)
+            if self.episode == "deal" or match.is_over:  # a deal dealt on may end the match at once
                 self.terminations = {a: True for a in self.agents}
                 for a in self.agents:
-                    self.infos[a] = {"outcome": deal.outcome, "scores": tuple(match.scores)}
-            else:
-                self.deal = match.next_deal()
+                    self.infos[a] = {"outcome": self.deal.outcome, "scores": tuple(match.scores)}
         self._accumulate_rewards()
         if not self.terminations[agent]:
             self.agent_selection = self.possible_agents[self.deal.current_player]

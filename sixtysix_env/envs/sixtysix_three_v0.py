@@ -2,12 +2,12 @@
 
 | Import             | `from sixtysix_env.envs import sixtysix_three_v0`                      |
 |--------------------|------------------------------------------------------------------------|
-| Actions            | Discrete(37)                                                           |
+| Actions            | Discrete(49)                                                           |
 | Parallel API       | No                                                                     |
 | Manual control     | No                                                                     |
 | Agents             | `agents = ['player_0', 'player_1', 'player_2']` (seated clockwise)     |
-| Observation shape  | `{"observation": encoder output, "action_mask": (37,) int8}`           |
-| Observation values | vector: float32, 312 values in [-1, 4] (layout below)                  |
+| Observation shape  | `{"observation": encoder output, "action_mask": (49,) int8}`           |
+| Observation values | vector: float32, 318 values in [-1, 4] (layout below)                  |
 | Registry id        | `pettingzoo.make("aec", "sixtysix/sixtysix_three_v0")`                 |
 
 The rules (docs/RULES.md 5.1) live in `sixtysix_env.multiplayer.three`; this module only adapts them.
@@ -26,6 +26,7 @@ player with the most points takes 1 stake from each player with 33 or more, 2 fr
 | 28-31 | never legal in this game                                                 |
 | 32-35 | name suit `id-32` trump (the player left of the dealer, first decision)  |
 | 36    | do not name trump: the first card of the second packet is turned         |
+| 37-48 | never legal in this game (the Russian four-player game's decisions)      |
 
 Arguments (``sixtysix_three_v0.env(**options)``):
 

@@ -149,7 +149,7 @@ class raw_env(SixtySixAEC):
         match_over = match.is_over if self.episode == "match" else None
         return step_rewards(self.reward_scheme, deal, (before[0], before[1]), match_over, self.shaping_scale)
 
-    def _action_label(self, action: int) -> str:
+    def _action_label(self, action: int, decision: Any) -> str:
         return action_label(action)
 
     def _render_text(self, deal: Deal, scores: Any) -> str:

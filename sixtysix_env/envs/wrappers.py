@@ -16,6 +16,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
+from ..checks import as_index
+
 __all__ = ["ClassicWrapper"]
 
 _BEFORE_RESET = frozenset(
@@ -95,9 +97,10 @@ class ClassicWrapper(OrderEnforcingWrapper):
         self._has_updated = True
         agent = raw.agent_selection
         dead = raw.terminations[agent] or raw.truncations[agent]
-        # AssertOutOfBoundsWrapper
-        in_bounds = (type(action) is int and 0 <= action < self._n) or raw.action_space(agent).contains(action)
-        assert (action is None and dead) or in_bounds, "action is not in action space"
+        # AssertOutOfBoundsWrapper, except that a bool is no action (Discrete.contains takes True as 1)
+        a = as_index(action)
+        in_bounds = a is not None and 0 <= a < self._n
+        assert (action is None and dead) or in_bounds, f"action {action!r} is not in action space"
         # TerminateIllegalWrapper
         if self._prev_obs is None:
             self.observe(agent)
@@ -112,7 +115,7 @@ class ClassicWrapper(OrderEnforcingWrapper):
         self._prev_info = None
         if self._terminated and dead:
             raw._was_dead_step(action)
-        elif not dead and not mask[action]:
+        elif not dead and not mask[a]:
             EnvLogger.warn_on_illegal_move()
             raw._cumulative_rewards[agent] = 0
             raw.terminations = dict.fromkeys(raw.agents, True)

@@ -401,14 +401,14 @@ class BatchedDeals:
             raise ValueError(f"actions must have shape ({self.num_envs},), got {a.shape}")
         if a.dtype.kind not in "iu":
             raise ValueError(f"actions must be integers, got dtype {a.dtype}")
-        if a.dtype.kind == "u" and a.dtype.itemsize == 8 and (a > NUM_ACTIONS).any():  # would wrap to int64
-            bad = int(np.flatnonzero(a > NUM_ACTIONS)[0])
-            self._raise_illegal(bad, int(a[bad]))
+        given = a
+        if a.dtype.kind == "u" and a.dtype.itemsize == 8:  # 2**64-1 would wrap to -1 ("no action")
+            a = np.minimum(a, NUM_ACTIONS)  # every value past 31 is illegal alike
         if a.dtype != np.int64 or not a.flags.c_contiguous:
             a = a.astype(np.int64)
         bad = K.first_illegal(self.state, a)  # before any env changes; -1 is "no action", -5 is illegal
         if bad >= 0:
-            self._raise_illegal(int(bad), int(a[bad]))
+            self._raise_illegal(int(bad), int(given[bad]))
         self.config[K.C_WRITE_OBS] = int(write_obs)
         single = len(self._slices) == 1
 

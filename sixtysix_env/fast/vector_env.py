@@ -36,7 +36,7 @@ from gymnasium.vector.utils import batch_space
 
 from ..actions import NUM_ACTIONS, actions_of
 from ..engine import IllegalActionError
-from ..envs.options import check_option, rules_with_claiming
+from ..envs.options import check_option, check_seed, rules_with_claiming
 from ..observers import observation_space
 from ..rewards import DEFAULT_SHAPING_SCALE
 from ..rules import Rules
@@ -126,7 +126,8 @@ class SixtySixVectorEnv(VectorEnv):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
         """New deals for every env; ``seed`` reseeds the deals, the seats and the opponent."""
         if options:
-            raise ValueError(f"reset options are not supported by the vector env, got {sorted(options)}")
+            raise ValueError(f"reset options are not supported by the vector env, got {options!r}")
+        seed = check_seed(seed)
         super().reset(seed=seed)
         if seed is not None:
             self.action_space.seed(seed)

@@ -1,8 +1,10 @@
-"""Sixty-Six for three players (docs/RULES.md 5.1) and for four in partnerships (5.2).
+"""Sixty-Six for three players (docs/RULES.md 5.1) and for four in partnerships (5.2, and the
+Russian game with its cut, redeals and contracts, 5.3).
 
-``ThreeDeal`` and ``FourDeal`` have the two-player ``Deal``'s API over 37 action ids (the
-two-player ids plus the trump choice, see :mod:`.actions`); ``TableView`` is what one player may
-know, the encoders in :mod:`.observers` read only that, and ``TableMatch`` plays deals in a row.
+``ThreeDeal`` and ``FourDeal`` have the two-player ``Deal``'s API over 49 action ids (the
+two-player ids plus the trump choice and the Russian game's decisions, see :mod:`.actions`);
+``TableView`` is what one player may know, the encoders in :mod:`.observers` read only that, and
+``TableMatch`` plays deals in a row.
 The PettingZoo environments are ``sixtysix_env.envs.sixtysix_three_v0`` and ``sixtysix_four_v0``.
 """
 

@@ -1,16 +1,28 @@
 """Action ids of the three- and four-player games: the two-player ids keep their meaning, and the
-trump choice is appended after them.
+table's own decisions are appended after them.
 
-| id    | meaning                                                                    | text   |
-|-------|----------------------------------------------------------------------------|--------|
-| 0-23  | play card id ``6*suit + rank`` (lead or follow)                            | ``QH`` |
+| id    | meaning                                                                      | text   |
+|-------|------------------------------------------------------------------------------|--------|
+| 0-23  | card id ``6*suit + rank``: play it (lead or follow); in the Russian game's     | ``QH`` |
+|       | card decisions, the card discarded, committed, held back or left (see below) |        |
 | 24-27 | declare the marriage in suit ``id - 24`` (the leader then leads its K or Q;  | ``M2`` |
-|       | the leader's partner, with four players, only shows it)                    |        |
-| 28-29 | never legal here (no stock: no exchange, no closing)                       |        |
-| 30    | pass: the partner declares no marriage; or, explicit claiming, do not go out | ``P`` |
-| 31    | go out, claiming 66 for the team (four players, explicit claiming)         | ``G``  |
-| 32-35 | name suit ``id - 32`` (♣ ♠ ♥ ♦) as trump, after seeing one's first 3 cards  | ``=H`` |
-| 36    | do not name trump: the turned card decides                                 | ``=?`` |
+|       | the leader's partner, with four players, only shows it)                      |        |
+| 28-29 | never legal here (no stock: no exchange, no closing)                         |        |
+| 30    | pass: no marriage (partner), do not go out (explicit claiming), play on      | ``P``  |
+|       | (no redeal), name no contract                                                |        |
+| 31    | go out, claiming 66 for the team (four players, explicit claiming)           | ``G``  |
+| 32-35 | name suit ``id - 32`` (♣ ♠ ♥ ♦) as trump, after seeing one's first 3 cards    | ``=H`` |
+| 36    | do not name trump: the turned card decides                                   | ``=?`` |
+| 37    | demand a redeal (Russian game)                                               | ``R``  |
+| 38    | ask the partner about trumps (Russian game, a hand with at most one trump)   | ``AT`` |
+| 39    | declare three nines (Russian game)                                           | ``N``  |
+| 40-43 | name the contract five, six, fur coat, suit (Russian game)                   | ``B5`` ``B6`` ``BF`` ``BS`` |
+| 44-47 | declare the marriage in suit ``id - 44`` without leading: the deal ends        | ``W2`` |
+| 48    | ask the partner for a third nine (Russian game, toggle ``nines_partner_ask``) | ``AN`` |
+
+In the Russian game's card decisions a card id names a card of one's hand without playing it:
+the card discarded for the contract five, the card committed against three nines, the nine
+held back by a player with four nines, or the nine left on the table by the nines' declarer.
 """
 
 from __future__ import annotations
@@ -25,6 +37,13 @@ __all__ = [
     "GO_OUT",
     "CHOOSE_TRUMP",
     "TRUMP_BY_CARD",
+    "REDEAL",
+    "ASK_TRUMPS",
+    "THREE_NINES",
+    "BID",
+    "CONTRACT_NAMES",
+    "MARRIAGE_NO_LEAD",
+    "ASK_NINE",
     "table_action_str",
     "table_action_label",
     "parse_table_action",
@@ -32,10 +51,31 @@ __all__ = [
 
 CHOOSE_TRUMP = 32
 TRUMP_BY_CARD = 36
-NUM_TABLE_ACTIONS = 37
+REDEAL = 37
+ASK_TRUMPS = 38
+THREE_NINES = 39
+BID = 40
+"""``BID + k - 1`` names contract ``k``: 1 five, 2 six, 3 fur coat, 4 suit."""
+MARRIAGE_NO_LEAD = 44
+ASK_NINE = 48
+NUM_TABLE_ACTIONS = 49
+
+CONTRACT_NAMES = ("", "five", "six", "fur coat", "suit")
+"""Contract names by number (0: none); the Russian 'на пять', 'на шесть', 'на шубу', 'на костюм'."""
 
 _SUITS = "CSHD"
 _SYMBOLS = "♣♠♥♦"
+_BID_TEXT = "56FS"
+_NAMED = {PASS: "P", GO_OUT: "G", TRUMP_BY_CARD: "=?", REDEAL: "R", ASK_TRUMPS: "AT", THREE_NINES: "N", ASK_NINE: "AN"}
+_LABELS = {
+    PASS: "pass",
+    GO_OUT: "go out",
+    TRUMP_BY_CARD: "turn the card for trump",
+    REDEAL: "demand a redeal",
+    ASK_TRUMPS: "ask the partner about trumps",
+    THREE_NINES: "declare three nines",
+    ASK_NINE: "ask the partner for a third nine",
+}
 
 
 def table_action_str(action: int) -> str:
@@ -46,21 +86,33 @@ def table_action_str(action: int) -> str:
         return f"M{action - MARRIAGE}"
     if CHOOSE_TRUMP <= action < CHOOSE_TRUMP + 4:
         return "=" + _SUITS[action - CHOOSE_TRUMP]
-    named = {PASS: "P", GO_OUT: "G", TRUMP_BY_CARD: "=?"}
-    if action in named:
-        return named[action]
+    if BID <= action < BID + 4:
+        return "B" + _BID_TEXT[action - BID]
+    if MARRIAGE_NO_LEAD <= action < MARRIAGE_NO_LEAD + 4:
+        return f"W{action - MARRIAGE_NO_LEAD}"
+    if action in _NAMED:
+        return _NAMED[action]
     raise ValueError(f"action {action} has no meaning in the three- and four-player games")
 
 
-def table_action_label(action: int) -> str:
-    """Readable description for renders and error messages."""
+_CARD_VERBS = {7: "hold back", 8: "commit", 9: "leave", 10: "discard"}
+"""What a card id does in the Russian card decisions (``TableDecision`` values 7-10)."""
+
+
+def table_action_label(action: int, decision: int | None = None) -> str:
+    """Readable description for renders and error messages; ``decision`` (a ``TableDecision``)
+    names what a card id does there (play, discard, commit, hold back or leave a nine)."""
     if 0 <= action < NUM_CARDS:
-        return f"play {card_symbol(action)}"
+        return f"{_CARD_VERBS.get(int(decision), 'play') if decision is not None else 'play'} {card_symbol(action)}"
     if MARRIAGE <= action < MARRIAGE + 4:
         return f"declare marriage {_SYMBOLS[action - MARRIAGE]}"
     if CHOOSE_TRUMP <= action < CHOOSE_TRUMP + 4:
         return f"name {_SYMBOLS[action - CHOOSE_TRUMP]} trump"
-    return {PASS: "pass", GO_OUT: "go out", TRUMP_BY_CARD: "turn the card for trump"}.get(action, f"action {action}")
+    if BID <= action < BID + 4:
+        return f"name the contract {CONTRACT_NAMES[action - BID + 1]}"
+    if MARRIAGE_NO_LEAD <= action < MARRIAGE_NO_LEAD + 4:
+        return f"declare marriage {_SYMBOLS[action - MARRIAGE_NO_LEAD]} without leading"
+    return _LABELS.get(action, f"action {action}")
 
 
 def parse_table_action(text: str | int) -> int:
@@ -70,20 +122,20 @@ def parse_table_action(text: str | int) -> int:
             return text
         raise ValueError(f"action {text} out of range: allowed 0..{NUM_TABLE_ACTIONS - 1}")
     s = str(text).strip().upper()
-    if s == "P":
-        return PASS
-    if s == "G":
-        return GO_OUT
-    if s == "=?":
-        return TRUMP_BY_CARD
+    for action, name in _NAMED.items():
+        if s == name:
+            return action
     if len(s) == 2 and s[0] == "=" and s[1] in _SUITS:
         return CHOOSE_TRUMP + _SUITS.index(s[1])
-    if len(s) == 2 and s[0] == "M" and s[1].isdigit() and int(s[1]) < 4:
-        return MARRIAGE + int(s[1])
+    if len(s) == 2 and s[0] == "B" and s[1] in _BID_TEXT:
+        return BID + _BID_TEXT.index(s[1])
+    if len(s) == 2 and s[0] in "MW" and s[1].isdigit() and int(s[1]) < 4:
+        return (MARRIAGE if s[0] == "M" else MARRIAGE_NO_LEAD) + int(s[1])
     try:
         return parse_card(s)
     except ValueError:
         raise ValueError(
             f"unknown action {text!r}: use a card ('QH'), M0..M3 (marriage), P (pass), G (go out), "
-            "=C/=S/=H/=D (name trump) or =? (turn the card)"
+            "=C/=S/=H/=D (name trump), =? (turn the card), R (redeal), AT (ask about trumps), N (three nines), "
+            "B5/B6/BF/BS (contract), W0..W3 (marriage without leading) or AN (ask for a nine)"
         ) from None

@@ -6,10 +6,10 @@ players themselves (three players) or ``my_team`` and ``their_team`` (four playe
 grows with the number of players; ``table_layout(n)`` names every slice, and
 ``docs``-style tables come from :func:`layout_table`:
 
-* ``"vector"``: a flat ``float32`` array (``table_vector_size(n)`` long: 312 for three players,
-  387 for four).
+* ``"vector"``: a flat ``float32`` array (``table_vector_size(n)`` long: 318 for three players,
+  512 for four, whose last parts are the Russian game's and stay zero in the other presets).
 * ``"dict"``: the same parts as named arrays.
-* ``"history"``: ``{"state": vector, "events": (MAX_TABLE_ACTIONS, n + 37)}``: the deal's public
+* ``"history"``: ``{"state": vector, "events": (MAX_TABLE_ACTIONS, n + NUM_TABLE_ACTIONS)}``: the deal's public
   actions in order, each as [relative seat one-hot, action one-hot].
 
 Encoders see only a ``TableView``, which holds no hidden card, so they cannot leak one.
@@ -25,7 +25,7 @@ import numpy as np
 
 from ..observers import Part
 from .actions import NUM_TABLE_ACTIONS
-from .table import MAX_TABLE_ACTIONS
+from .table import MAX_TABLE_ACTIONS, TableDecision
 from .view import TableView
 
 __all__ = [
@@ -43,7 +43,7 @@ __all__ = [
 
 _SEATS = {3: ("me", "left", "right"), 4: ("me", "left", "partner", "right")}
 _SIDES = {3: ("me", "left", "right"), 4: ("my_team", "their_team")}
-_SCORE_SCALE = {3: 20.0, 4: 7.0}
+_THREE_SCORE_SCALE = 20.0
 
 
 def seat_names(n: int) -> tuple[str, ...]:
@@ -73,7 +73,13 @@ def table_layout(n: int) -> dict[str, Part]:
         ("unseen", 24, 1.0, "cards I cannot place (other hands' unshown cards, my own unseen packets)"),
         ("trump_card", 24, 1.0, "the card turned for trump, if trump was not named"),
         ("trump_suit", 4, 1.0, "trump suit one-hot (all zero while it is being chosen)"),
-        ("decision", 5, 1.0, "decision one-hot in TableDecision order: trump, lead, follow, partner's marriage, claim"),
+        (
+            "decision",
+            len(TableDecision),
+            1.0,
+            "decision one-hot in TableDecision order: trump, lead, follow, partner's marriage, claim, redeal, "
+            "bid, hold a nine, commit, leave a nine, discard",
+        ),
         ("declared_suit", 4, 1.0, "marriage the leader declared on this lead"),
     ]
     parts += [(f"marriages_{s}", 4, 1.0, f"suits of the marriages the {s} player declared") for s in seats]
@@ -86,15 +92,41 @@ def table_layout(n: int) -> dict[str, Part]:
     parts += [(f"pending_{s}", 1, 2.0, f"marriage points of {s} waiting for a trick / 66") for s in sides]
     parts += [(f"tricks_{s}", 1, 1.0, f"tricks won by {s} / tricks in a deal") for s in sides]
     parts += [(f"hand_size_{s}", 1, 1.0, f"cards in the {s} player's hand / hand size") for s in seats]
-    scale = _SCORE_SCALE[n]
-    parts += [(f"score_{s}", 1, 1.0, f"match score of {s} / {scale:g}, clipped to [-1, 1]") for s in sides]
+    scale = "20" if n == 3 else "the match target"
+    parts += [(f"score_{s}", 1, 1.0, f"match score of {s} / {scale}, clipped to [-1, 1]") for s in sides]
     parts += [("trick_count", 1, 1.0, "tricks played / tricks in a deal")]
+    if n == 4:
+        parts += _russian_parts(seats, sides)
     out: dict[str, Part] = {}
     pos = 0
     for name, size, high, desc in parts:
         out[name] = Part(name, pos, size, high, desc)
         pos += size
     return out
+
+
+def _russian_parts(seats: tuple[str, ...], sides: tuple[str, ...]) -> list[tuple[str, int, float, str]]:
+    """The Russian game's parts (docs/RULES.md 5.3); all zero in the other four-player presets."""
+    parts = [
+        ("out_mine", 24, 1.0, "my cards out of play, face down (discards; my hand while I sit out)"),
+        ("committed_mine", 24, 1.0, "the card I committed against three nines (unseen by the others)"),
+        ("committed_shown", 24, 1.0, "committed cards shown: they matched the nine left"),
+        ("nines_shown", 4, 1.0, "suits of the three nines shown"),
+        ("nine_left", 4, 1.0, "suit of the nine the declarer left"),
+        ("bid", 4, 1.0, "highest contract named so far: five, six, fur coat, suit"),
+        ("contract", 4, 1.0, "the contract being played (trumps have no rank)"),
+        ("pair_trumps", 2, 1.0, "my pair's answer on trumps: [condition (c) holds, it does not]"),
+        ("cut_nines", 1, 1.0, "nines the cut showed before this deal / 3"),
+    ]
+    parts += [(f"bidder_{s}", 1, 1.0, f"the {s} player named the highest contract") for s in seats]
+    parts += [(f"nines_by_{s}", 1, 1.0, f"the {s} player declared three nines") for s in seats]
+    parts += [(f"committed_{s}", 1, 1.0, f"the {s} player committed a card against three nines") for s in seats]
+    parts += [(f"sitting_out_{s}", 1, 1.0, f"the {s} player sits out the contract") for s in seats]
+    parts += [(f"out_size_{s}", 1, 1.0, f"cards the {s} player has out of play / hand size") for s in seats]
+    parts += [(f"to_bid_{s}", 1, 1.0, f"the {s} player has yet to decide in this round") for s in seats]
+    parts += [(f"trumps_asked_{s}", 1, 1.0, f"{s} asked about trumps") for s in sides]
+    parts += [(f"deal_scored_{s}", 1, 1.0, f"game points {s} scored in this deal so far / match target") for s in sides]
+    return parts
 
 
 def table_vector_size(n: int) -> int:
@@ -126,9 +158,8 @@ def encode_table_vector(v: TableView) -> np.ndarray:
             if m >> s & 1:
                 out[L[f"marriages_{seats[rel]}"].start + s] = 1.0
         out[L[f"hand_size_{seats[rel]}"].start] = v.hand_sizes[q] / (24 // n)
-    for i, c in enumerate(v.trick):
-        rel = (v.leader + i - me) % n
-        out[L[f"trick_{seats[rel]}"].start + c] = 1.0
+    for q, c in zip(v.trick_seats(), v.trick, strict=False):
+        out[L[f"trick_{seats[(q - me) % n]}"].start + c] = 1.0
     _set_cards(out, L["unseen"].start, v.unseen)
     if v.trump_card >= 0:
         out[L["trump_card"].start + v.trump_card] = 1.0
@@ -143,7 +174,7 @@ def encode_table_vector(v: TableView) -> np.ndarray:
     if v.claim_chance[v.side]:
         out[L["claim_chance"].start] = 1.0
     tricks = 24 // n
-    scale = _SCORE_SCALE[n]
+    scale = _THREE_SCORE_SCALE if n == 3 else float(v.rules.match_target)
     for side in range(v.n_sides):
         rel = (side - v.side) % v.n_sides
         name = sides[rel]
@@ -152,7 +183,48 @@ def encode_table_vector(v: TableView) -> np.ndarray:
         out[L[f"tricks_{name}"].start] = v.side_tricks[side] / tricks
         out[L[f"score_{name}"].start] = max(-1.0, min(1.0, v.scores[side] / scale))
     out[L["trick_count"].start] = v.trick_count / tricks
+    if n == 4:
+        _encode_russian(out, v, L)
     return out
+
+
+def _encode_russian(out: np.ndarray, v: TableView, L: dict[str, Part]) -> None:
+    n, me = v.n_players, v.player
+    seats, sides = seat_names(n), side_names(n)
+    _set_cards(out, L["out_mine"].start, v.out_mine)
+    for q, c in enumerate(v.committed):
+        rel = seats[(q - me) % n]
+        if c != -1:
+            out[L[f"committed_{rel}"].start] = 1.0
+        if c >= 0:
+            out[L["committed_mine" if q == me else "committed_shown"].start + c] = 1.0
+        out[L[f"out_size_{rel}"].start] = v.out_sizes[q] / 6
+    for s in range(4):
+        if v.nines_shown >> (6 * s) & 1:
+            out[L["nines_shown"].start + s] = 1.0
+    if v.nine_left >= 0:
+        out[L["nine_left"].start + v.nine_left // 6] = 1.0
+    if v.bid:
+        out[L["bid"].start + v.bid - 1] = 1.0
+        out[L[f"bidder_{seats[(v.bidder - me) % n]}"].start] = 1.0
+    if v.contract:
+        out[L["contract"].start + v.contract - 1] = 1.0
+    if v.pair_answer >= 0:
+        out[L["pair_trumps"].start + (0 if v.pair_answer else 1)] = 1.0
+    out[L["cut_nines"].start] = len(v.cuts) / 3
+    if v.nines_by >= 0:
+        out[L[f"nines_by_{seats[(v.nines_by - me) % n]}"].start] = 1.0
+    if v.sitting_out >= 0:
+        out[L[f"sitting_out_{seats[(v.sitting_out - me) % n]}"].start] = 1.0
+    if v.decision is not None:
+        for q in v.queue:
+            out[L[f"to_bid_{seats[(q - me) % n]}"].start] = 1.0
+    target = float(v.rules.match_target)
+    for side in range(v.n_sides):
+        name = sides[(side - v.side) % v.n_sides]
+        if v.trumps_asked[side]:
+            out[L[f"trumps_asked_{name}"].start] = 1.0
+        out[L[f"deal_scored_{name}"].start] = min(1.0, v.deal_scored[side] / target)
 
 
 def encode_table_dict(v: TableView) -> dict[str, np.ndarray]:
@@ -161,7 +233,7 @@ def encode_table_dict(v: TableView) -> dict[str, np.ndarray]:
 
 
 def encode_table_events(v: TableView) -> np.ndarray:
-    """The public actions of this deal, oldest first, as (MAX_TABLE_ACTIONS, n + 37) one-hots."""
+    """The public actions of this deal, oldest first, as (MAX_TABLE_ACTIONS, n + NUM_TABLE_ACTIONS) one-hots."""
     n = v.n_players
     ev = np.zeros((MAX_TABLE_ACTIONS, n + NUM_TABLE_ACTIONS), dtype=np.float32)
     for i, x in enumerate(v.history[:MAX_TABLE_ACTIONS]):

@@ -3,7 +3,8 @@
 * ``"game_points"`` (default): when a deal ends each player gets his payoff: stakes won or paid
   (three players), or the team's game points, the same for both partners (four players).
 * ``"win_loss"``: the winner (or winning team) +1 per deal, or only at the end of a match in
-  match episodes; with three players the losers get -1/2 each (tied winners share the win).
+  match episodes (times the match stake: 2 after a won fur coat, 3 after a won suit, Russian
+  game); with three players the losers get -1/2 each (tied winners share the win).
 * ``"shaped"``: ``game_points`` plus, after every action, ``shaping_scale`` times the change in
   (my side's counted points - the mean of the other sides'), zero-sum by construction.
 """
@@ -54,7 +55,8 @@ def table_step_rewards(
     if scheme == "win_loss":
         winners = _deal_winners(deal) if match_winners is None else list(match_winners)
         if out is not None and winners:
-            rewards = list(win_loss_rewards(n, winners))
+            stake = out.stake if match_winners is not None else 1
+            rewards = [stake * x for x in win_loss_rewards(n, winners)]
     elif out is not None:
         rewards = [float(x) for x in out.payoffs]
     if scheme == "shaped":

@@ -7,7 +7,9 @@ declare one marriage per lead; they differ in seats, trump, partnerships and sco
 ``outcome`` / ``returns()``, ``information_state(p)`` and deals from arrangements for tests.
 
 Card sets are int bitmasks (bit ``c`` for card id ``c``) and the legal actions one int mask over
-the 37 ids of :mod:`sixtysix_env.multiplayer.actions`.
+the ids of :mod:`sixtysix_env.multiplayer.actions`. The Russian game's rounds before play
+(redeal, bidding, three nines, discards) are decisions of the same deal object, played by
+``FourDeal`` through the ``_round_mask`` / ``_apply_round`` hooks.
 """
 
 from __future__ import annotations
@@ -45,8 +47,9 @@ __all__ = [
 ]
 
 GOAL = 66
-MAX_TABLE_ACTIONS = 48
-"""Upper bound on the actions of one deal (trump choice, 24 cards, marriages, passes, claims)."""
+MAX_TABLE_ACTIONS = 64
+"""Upper bound on the actions of one deal (trump choice, redeal and bidding rounds, three nines,
+discards, 24 cards, marriages, passes, claims)."""
 TERMINAL = -1
 
 
@@ -88,7 +91,8 @@ def trick_winner(trick: Sequence[int], trump: int) -> int:
 def follow_cards(hand: int, trick: Sequence[int], trump: int, must_beat: bool) -> int:
     """The cards of ``hand`` that may be played to ``trick`` (docs/RULES.md 5.1): follow suit, beating
     the best card so far if it is of the suit led; void, trump, over-trumping a trump already in
-    the trick; else any card. Without ``must_beat``: follow suit, else trump, else any card."""
+    the trick; else any card. Without ``must_beat``: follow suit, else trump, else any card.
+    ``trump`` -1 (a contract: trumps have no rank): follow suit, else any card."""
     best = trick[trick_winner(trick, trump)]
     led = trick[0] // 6
     same = hand & SUIT_MASK[led]
@@ -96,6 +100,8 @@ def follow_cards(hand: int, trick: Sequence[int], trump: int, must_beat: bool) -
         if must_beat and best // 6 == led:
             return same & HIGHER_IN_SUIT[best] or same
         return same
+    if trump < 0:
+        return hand
     trumps = hand & SUIT_MASK[trump]
     if trumps:
         if must_beat and best // 6 == trump:
@@ -122,13 +128,17 @@ class TableDeal:
         "known",
         "trump",
         "trump_card",
+        "trick_trump",
         "current",
         "decision",
         "leader",
         "trick",
         "declared",
         "marriages",
+        "played",
         "won_cards",
+        "out_cards",
+        "sitting_out",
         "tricks_won",
         "points",
         "pending",
@@ -139,6 +149,19 @@ class TableDeal:
         "history",
         "outcome",
         "scores",
+        "cuts",
+        "deal_scored",
+        "queue",
+        "pair_answer",
+        "bid",
+        "bidder",
+        "nines_by",
+        "nines_shown",
+        "committed",
+        "nine_left",
+        "nines_hits",
+        "nine_asked",
+        "contract",
         "_mask",
     )
 
@@ -148,15 +171,25 @@ class TableDeal:
     first_packet: tuple[int, ...]
     hands: list[int]
     known: list[int]
+    """Cards each player has shown (turned trump card, marriages, nines); they stay known while
+    they are in his hand or among his cards out of play."""
     trump: int
     trump_card: int
+    trick_trump: int
+    """The suit that wins tricks: ``trump``, or -1 in a contract (trumps have no rank)."""
     current: int
     decision: TableDecision
     leader: int
     trick: list[int]
     declared: int
     marriages: list[int]
+    played: list[int]
+    """Cards each player has played to tricks (public)."""
     won_cards: list[int]
+    out_cards: list[int]
+    """Cards each player put out of play face down: discards, or a seated-out partner's hand."""
+    sitting_out: int
+    """The declarer's partner in a contract, -1 otherwise; tricks go round the other three."""
     tricks_won: list[int]
     points: list[int]
     pending: list[int]
@@ -167,6 +200,24 @@ class TableDeal:
     history: list[int]
     outcome: TableOutcome | None
     scores: tuple[int, ...]
+    cuts: tuple[int, ...]
+    """The nines the cut showed before this deal (Russian game; public)."""
+    deal_scored: list[int]
+    """Game points the sides scored during the deal before its end (three nines)."""
+    queue: list[int]
+    """Players still to decide in the current round (redeal round, bidding, commits, discards)."""
+    pair_answer: list[int]
+    """Per side: -1 not asked, else 1 when the pair meets redeal condition (c), 0 when not."""
+    bid: int
+    bidder: int
+    nines_by: int
+    nines_shown: int
+    committed: list[int]
+    nine_left: int
+    nines_hits: int
+    """Players (bits) whose committed card had the suit of the nine left and was shown."""
+    nine_asked: int
+    contract: int
     _mask: int
 
     # ------------------------------------------------------------------ game-specific hooks
@@ -190,6 +241,21 @@ class TableDeal:
         """(holder, card) turned for trump when nobody names it."""
         raise NotImplementedError
 
+    @classmethod
+    def _shuffle(cls, rules: Any, rng: RandomSource) -> tuple[list[int], tuple[int, ...]]:
+        """The deck to deal, top first, and the nines shown by the cut (none here)."""
+        deck = list(range(NUM_CARDS))
+        rng.shuffle(deck)
+        return [int(c) for c in deck], ()
+
+    def _after_start(self) -> None:
+        """Called once the deal exists, before trump is chosen (the cut may end it here)."""
+
+    def _after_trump(self) -> None:
+        """Called once trump is known: the first lead, unless the game has rounds before it."""
+        self.decision = TableDecision.LEAD
+        self.current = self.leader
+
     def _partner_decides(self, leader: int) -> bool:
         return False
 
@@ -201,6 +267,20 @@ class TableDeal:
 
     def _after_trick(self, winner: int, side: int, last: bool) -> None:
         raise NotImplementedError
+
+    def _round_mask(self, p: int) -> int:
+        """Legal actions of the rounds before play (Russian game)."""
+        raise AssertionError(f"no {self.decision.name} decision in the {self.game} game")
+
+    def _apply_round(self, p: int, a: int) -> None:
+        raise AssertionError(f"no {self.decision.name} decision in the {self.game} game")
+
+    def _lead_extra(self, p: int) -> int:
+        """Further actions when leading (marriage without leading)."""
+        return 0
+
+    def _apply_lead_extra(self, p: int, a: int) -> None:
+        raise AssertionError(f"action {a} is no lead in the {self.game} game")
 
     # ------------------------------------------------------------------ creation
     @classmethod
@@ -216,9 +296,7 @@ class TableDeal:
             raise TypeError(f"rng={rng!r} is not allowed: use an object with shuffle(list), such as random.Random")
         dealer = check_int("dealer", dealer, 0, cls.n_players - 1)
         scores = cls._check_scores(scores)
-        deck = list(range(NUM_CARDS))
-        rng.shuffle(deck)
-        deck = [int(c) for c in deck]
+        deck, cuts = cls._shuffle(r, rng)
         n = cls.n_players
         dealt: list[list[int]] = [[] for _ in range(n)]
         pos = 0
@@ -227,15 +305,20 @@ class TableDeal:
                 p = (dealer + k) % n
                 dealt[p].extend(deck[pos : pos + size])
                 pos += size
-        return cls._start(r, tuple(tuple(h) for h in dealt), dealer, scores)
+        return cls._start(r, tuple(tuple(h) for h in dealt), dealer, scores, cuts)
 
     @classmethod
     def from_arrangement(
-        cls, hands: Sequence[Sequence[str | int] | str], dealer: int = 0, rules: Any = None, scores: Sequence[int] = ()
+        cls,
+        hands: Sequence[Sequence[str | int] | str],
+        dealer: int = 0,
+        rules: Any = None,
+        scores: Sequence[int] = (),
+        cuts: Sequence[str | int] | str = (),
     ) -> Any:
         """A deal from given hands, each in the order dealt (its first 3 cards are the first packet,
-        which is all a player sees while trump is being chosen). Raises ``ValueError`` naming what
-        is wrong with the arrangement."""
+        which is all a player sees while trump is being chosen); ``cuts`` are the nines a cut
+        showed first (Russian game). Raises ``ValueError`` naming what is wrong with the arrangement."""
         r = cls._get_rules(rules)
         n = cls.n_players
         dealer = check_int("dealer", dealer, 0, n - 1)
@@ -253,7 +336,13 @@ class TableDeal:
         for p, h in enumerate(parsed):
             if len(h) != cls.hand_size:
                 raise ValueError(f"hand {p} has {len(h)} cards; the {cls.game} game deals {cls.hand_size}")
-        return cls._start(r, parsed, dealer, scores)
+        if isinstance(cuts, str | bytes | Sequence):
+            cut = tuple(parse_cards(cuts))  # type: ignore[arg-type]
+        else:
+            raise ValueError(f"cuts={cuts!r} is not allowed: give the nines the cut showed, such as '9C 9S'")
+        if any(c % 6 for c in cut):
+            raise ValueError(f"cuts must be nines (9C 9S 9H 9D), got {cards_str(cut)}")
+        return cls._start(r, parsed, dealer, scores, cut)
 
     @classmethod
     def _check_scores(cls, scores: object) -> tuple[int, ...]:
@@ -263,7 +352,9 @@ class TableDeal:
         return tuple(check_int(f"scores[{i}]", s) for i, s in enumerate(scores))
 
     @classmethod
-    def _start(cls, rules: Any, dealt: tuple[tuple[int, ...], ...], dealer: int, scores: Sequence[int]) -> Any:
+    def _start(
+        cls, rules: Any, dealt: tuple[tuple[int, ...], ...], dealer: int, scores: Sequence[int], cuts: tuple[int, ...]
+    ) -> Any:
         n, sides = cls.n_players, cls.n_sides
         d = object.__new__(cls)
         d.rules = rules
@@ -274,12 +365,16 @@ class TableDeal:
         d.known = [0] * n
         d.trump = -1
         d.trump_card = -1
+        d.trick_trump = -1
         d.leader = d.current = (dealer + 1) % n
         d.decision = TableDecision.TRUMP
         d.trick = []
         d.declared = -1
         d.marriages = [0] * n
+        d.played = [0] * n
         d.won_cards = [0] * n
+        d.out_cards = [0] * n
+        d.sitting_out = -1
         d.tricks_won = [0] * n
         d.points = [0] * sides
         d.pending = [0] * sides
@@ -290,10 +385,24 @@ class TableDeal:
         d.history = []
         d.outcome = None
         d.scores = tuple(int(s) for s in scores) if scores else (0,) * sides
+        d.cuts = tuple(cuts)
+        d.deal_scored = [0] * sides
+        d.queue = []
+        d.pair_answer = [-1] * sides
+        d.bid = 0
+        d.bidder = -1
+        d.nines_by = -1
+        d.nines_shown = 0
+        d.committed = [-1] * n
+        d.nine_left = -1
+        d.nines_hits = 0
+        d.nine_asked = 0
+        d.contract = 0
         d._mask = -1
-        if not d._chooses_trump():
+        d._after_start()
+        if d.outcome is None and not d._chooses_trump():
             d._turn_trump_card()
-            d.decision = TableDecision.LEAD
+            d._after_trump()
         return d
 
     def clone(self) -> Any:
@@ -315,6 +424,23 @@ class TableDeal:
     @property
     def is_over(self) -> bool:
         return self.outcome is not None
+
+    @property
+    def trick_size(self) -> int:
+        """Cards in a full trick: every player, less a seated-out partner."""
+        return self.n_players - (self.sitting_out >= 0)
+
+    def next_seat(self, p: int) -> int:
+        """The next player clockwise who takes part in the tricks."""
+        q = (p + 1) % self.n_players
+        return (q + 1) % self.n_players if q == self.sitting_out else q
+
+    def trick_seats(self) -> list[int]:
+        """The players of the current trick's cards, in order (the leader first)."""
+        seats = [self.leader]
+        while len(seats) < self.trick_size:
+            seats.append(self.next_seat(seats[-1]))
+        return seats
 
     def legal_mask(self) -> int:
         """Legal actions as an int: bit ``a`` set when action ``a`` is legal."""
@@ -354,7 +480,7 @@ class TableDeal:
         """Card points of the side's tricks plus its marriages that count (once it has a trick)."""
         return self.points[side]
 
-    def _marriage_bits(self, p: int) -> int:
+    def _marriage_bits(self, p: int, base: int = MARRIAGE) -> int:
         hand = self.hands[p]
         done = 0
         for m in self.marriages:
@@ -363,7 +489,7 @@ class TableDeal:
         for s in range(4):
             pair = MARRIAGE_PAIR[s]
             if hand & pair == pair and not done >> s & 1:
-                out |= 1 << (MARRIAGE + s)
+                out |= 1 << (base + s)
         return out
 
     def _compute_mask(self) -> int:
@@ -371,17 +497,21 @@ class TableDeal:
             return 0
         p, d = self.current, self.decision
         if d == TableDecision.FOLLOW:
-            return follow_cards(self.hands[p], self.trick, self.trump, self.rules.must_beat)
+            return follow_cards(self.hands[p], self.trick, self.trick_trump, self.rules.must_beat)
         if d == TableDecision.LEAD:
+            if self.contract:
+                return self.hands[p]
             claim = (1 << GO_OUT) if self._claiming() == "explicit" and self.claim_chance[self.side_of(p)] else 0
             if self.declared >= 0:
                 return (self.hands[p] & MARRIAGE_PAIR[self.declared]) | claim
-            return self.hands[p] | claim | self._marriage_bits(p)
+            return self.hands[p] | claim | self._marriage_bits(p) | self._lead_extra(p)
         if d == TableDecision.PARTNER_MARRIAGE:
             return (1 << PASS) | self._marriage_bits(p)
         if d == TableDecision.CLAIM:
             return (1 << GO_OUT) | (1 << PASS)
-        return (0b1111 << CHOOSE_TRUMP) | (1 << TRUMP_BY_CARD)  # TableDecision.TRUMP
+        if d == TableDecision.TRUMP:
+            return (0b1111 << CHOOSE_TRUMP) | (1 << TRUMP_BY_CARD)
+        return self._round_mask(p)
 
     # ------------------------------------------------------------------ moves
     def apply(self, action: int) -> None:
@@ -402,8 +532,10 @@ class TableDeal:
                 self._lead(p, a)
             elif a == GO_OUT:
                 self._go_out(self.side_of(p))
-            else:
+            elif MARRIAGE <= a < MARRIAGE + 4:
                 self._declare(p, a - MARRIAGE, leading=True)
+            else:
+                self._apply_lead_extra(p, a)
         elif d == TableDecision.PARTNER_MARRIAGE:
             if a == PASS:
                 self._next_follower()
@@ -423,20 +555,27 @@ class TableDeal:
                     self._next_follower()
                 else:
                     self._score_played_out()
-        else:  # TableDecision.TRUMP
+        elif d == TableDecision.TRUMP:
             if a == TRUMP_BY_CARD:
                 self._turn_trump_card()
             else:
-                self.trump = a - CHOOSE_TRUMP
-            self.decision = TableDecision.LEAD
-            self.current = self.leader
+                self.trump = self.trick_trump = a - CHOOSE_TRUMP
+            self._after_trump()
+        else:
+            self._apply_round(p, a)
 
     def apply_all(self, actions: Sequence[int | str] | str) -> Any:
-        """Apply several actions, as ids or text (``"=H M2 KH QS P"``); returns self."""
+        """Apply several actions, as ids or text (``"=H M2 KH QS P"``); returns self. All or nothing:
+        when one is unreadable or illegal the deal stays as it was."""
         if isinstance(actions, str):
             actions = actions.split()
+        elif not isinstance(actions, Sequence):
+            raise TypeError(f"actions={actions!r} is not allowed: give a list of actions or a text such as '=H KH'")
+        trial = self.clone()
         for a in actions:
-            self.apply(parse_table_action(a) if isinstance(a, str) else a)
+            trial.apply(parse_table_action(a) if isinstance(a, str) else a)
+        for name in TableDeal.__slots__:
+            setattr(self, name, getattr(trial, name))
         return self
 
     def _illegal(self, action: object) -> TableIllegalActionError:
@@ -445,17 +584,18 @@ class TableDeal:
     def _turn_trump_card(self) -> None:
         holder, c = self._turned_card()
         self.trump_card = c
-        self.trump = c // 6
+        self.trump = self.trick_trump = c // 6
         self.known[holder] |= 1 << c
 
     def _next_follower(self) -> None:
-        self.current = (self.leader + len(self.trick)) % self.n_players
+        self.current = self.trick_seats()[len(self.trick)]
         self.decision = TableDecision.FOLLOW
 
     def _lead(self, p: int, c: int) -> None:
         bit = 1 << c
         self.hands[p] ^= bit
         self.known[p] &= ~bit
+        self.played[p] |= bit
         self.trick = [c]
         self.declared = -1
         self.claim_chance[self.side_of(p)] = False
@@ -484,15 +624,16 @@ class TableDeal:
         bit = 1 << c
         self.hands[p] ^= bit
         self.known[p] &= ~bit
+        self.played[p] |= bit
         self.trick.append(c)
-        if len(self.trick) == self.n_players:
+        if len(self.trick) == self.trick_size:
             self._resolve_trick()
         else:
-            self.current = (p + 1) % self.n_players
+            self.current = self.next_seat(p)
 
     def _resolve_trick(self) -> None:
         trick = self.trick
-        w = (self.leader + trick_winner(trick, self.trump)) % self.n_players
+        w = self.trick_seats()[trick_winner(trick, self.trick_trump)]
         side = self.side_of(w)
         for c in trick:
             self.won_cards[w] |= 1 << c
@@ -525,13 +666,14 @@ class TableDeal:
         return TableView.of(self, player)
 
     def hidden_cards(self, player: int) -> int:
-        """Cards ``player`` cannot place: the others' cards not shown, and his own unseen packets."""
+        """Cards ``player`` cannot place: the others' cards not shown (in hand or face down out of
+        play), and his own unseen packets."""
         out = 0
         for q in range(self.n_players):
             if q == player:
                 out |= self.hands[q] & ~self.visible_hand(q)
             else:
-                out |= self.hands[q] & ~self.known[q]
+                out |= (self.hands[q] | self.out_cards[q]) & ~self.known[q]
         return out
 
     def resample_hidden(self, player: int, rng: RandomSource) -> Any:
@@ -540,20 +682,23 @@ class TableDeal:
         determinization for sampling searches and the no-leak tests."""
         hidden = self.hidden_cards(player)
         pool = [c for c in range(NUM_CARDS) if hidden >> c & 1]
-        rng.shuffle(pool)
-        pool = [int(c) for c in pool]
+        shuffled = pool[:]
+        rng.shuffle(shuffled)
+        to = dict(zip(pool, (int(c) for c in shuffled), strict=True))
+
+        def move(mask: int) -> int:
+            out = mask & ~hidden
+            for c in pool:
+                if mask >> c & 1:
+                    out |= 1 << to[c]
+            return out
+
         d = self.clone()
-        dealt = []
-        for q in range(self.n_players):
-            row = []
-            for c in self.dealt[q]:
-                row.append(pool.pop() if hidden >> c & 1 else c)
-            dealt.append(tuple(row))
-        d.dealt = tuple(dealt)
-        d.first_packet = tuple(sum(1 << c for c in h[:3]) for h in dealt)
-        d.hands = [
-            (self.hands[q] & ~hidden) | sum(1 << c for c in dealt[q] if hidden >> c & 1) for q in range(self.n_players)
-        ]
+        d.dealt = tuple(tuple(to.get(c, c) for c in row) for row in self.dealt)
+        d.first_packet = tuple(sum(1 << c for c in h[:3]) for h in d.dealt)
+        d.hands = [move(h) for h in self.hands]
+        d.out_cards = [move(h) for h in self.out_cards]
+        d.committed = [to.get(c, c) for c in self.committed]
         d._mask = -1
         return d
 
@@ -566,7 +711,8 @@ class TableDeal:
         """Text that :meth:`from_notation` reads back: rules name, dealer, hands as dealt, actions."""
         hands = " | ".join(cards_str(h) for h in self.dealt)
         played = " ".join(table_action_str(x & 63) for x in self.history)
-        return f"{self.rules.notation()}; dealer={self.dealer}; hands={hands}; played={played}"
+        cuts = f"; cuts={cards_str(self.cuts)}" if self.cuts else ""
+        return f"{self.rules.notation()}; dealer={self.dealer}; hands={hands}{cuts}; played={played}"
 
     @classmethod
     def from_notation(cls, text: str, rules: Any = None) -> Any:
@@ -574,8 +720,10 @@ class TableDeal:
         if not isinstance(text, str):
             raise TypeError(f"position text must be a string, got {text!r}")
         parts = [p.strip() for p in text.split(";")]
-        if len(parts) != 4:
-            raise ValueError(f"bad position text {text!r}: expected 'rules; dealer=N; hands=... | ...; played=...'")
+        if len(parts) not in (4, 5):
+            raise ValueError(
+                f"bad position text {text!r}: expected 'rules; dealer=N; hands=... | ...; [cuts=...;] played=...'"
+            )
         fields = {}
         for p in parts[1:]:
             key, sep, value = p.partition("=")
@@ -586,10 +734,13 @@ class TableDeal:
             dealer = fields["dealer"]
             if not (dealer.isdigit() and dealer.isascii()):
                 raise ValueError(f"bad dealer {dealer!r} in position text: write dealer=N")
-            deal = cls.from_arrangement(fields["hands"].split("|"), int(dealer), rules or parts[0])
+            deal = cls.from_arrangement(
+                fields["hands"].split("|"), int(dealer), rules or parts[0], cuts=fields.get("cuts", "")
+            )
+            played = fields["played"]
         except KeyError as e:
             raise ValueError(f"position text lacks the field {e.args[0]!r}") from None
-        return deal.apply_all(fields["played"])
+        return deal.apply_all(played)
 
     def __repr__(self) -> str:
         state = (
