@@ -2,9 +2,10 @@
 
 Both games deal every card, bind every player to follow from the first trick, and let the leader
 declare one marriage per lead; they differ in seats, trump, partnerships and scoring, which
-``ThreeDeal`` and ``FourDeal`` add to :class:`TableDeal`. The API is the two-player ``Deal``'s:
-``current_player``, ``legal_mask()``, ``legal_actions()``, ``apply(a)``, ``clone()``,
-``outcome`` / ``returns()``, ``information_state(p)`` and deals from arrangements for tests.
+``ThreeDeal`` and ``FourDeal`` add to :class:`TableDeal`. The API is the two-player ``Deal``'s,
+written down as ``sixtysix_env.deal_types.DealLike``: ``current_player``, ``legal_mask()``,
+``legal_actions()``, ``apply(a)``, ``clone()``, ``outcome`` / ``returns()``,
+``information_state(p)``, notation and deals from arrangements for tests.
 
 Card sets are int bitmasks (bit ``c`` for card id ``c``) and the legal actions one int mask over
 the ids of :mod:`sixtysix_env.multiplayer.actions`. The Russian game's rounds before play
