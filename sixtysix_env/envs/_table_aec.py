@@ -84,7 +84,7 @@ class TableEnv(SixtySixAEC):
         if not isinstance(spec, dict) or "hands" not in spec or set(spec) - {"hands", "dealer"}:
             raise ValueError(
                 f"options['deal'] must be {{'hands': [...{self.game.n_players} hands in the order dealt], "
-                "'dealer': 0}} with card strings"
+                "'dealer': 0} with card strings"
             )
         return self.game.from_arrangement(spec["hands"], spec.get("dealer", 0), self.rules)
 
