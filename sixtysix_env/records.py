@@ -23,6 +23,7 @@ from typing import Any
 
 from .actions import action_label
 from .cards import Rank, cards_str
+from .deal_types import DealLike
 from .engine import Deal
 from .match import Match
 from .multiplayer import FourDeal, FourRules, TableMatch, ThreeDeal, ThreeRules
@@ -54,7 +55,7 @@ GAMES: dict[str, tuple[type, type]] = {
 """Record ``game`` -> (deal class, rules dataclass)."""
 
 _N_PLAYERS = {"two": 2, "three": 3, "four": 4}
-_AnyDeal = Any  # Deal | ThreeDeal | FourDeal
+_AnyDeal = DealLike  # Deal, ThreeDeal or FourDeal: the API they share
 
 
 # ---------------------------------------------------------------------------------------- writing
