@@ -105,6 +105,10 @@ def errors(make: Callable[[], Any]) -> list[Any]:
     attempt("bad_deal", lambda: env.reset(options={"deal": {"hands": []}}))
     attempt("bad_deal_keys", lambda: env.reset(options={"deal": {"hands": [], "stock": [], "extra": 1}}))
     out.append(["after_errors", env.agent_selection, canon(env.observe(env.agent_selection))])
+    for _agent in env.agent_iter():  # to the end of the episode, then one step too many
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+    attempt("step_after_end", lambda: env.step(0))
     return out
 
 
