@@ -97,7 +97,7 @@ def test_opponent_moves_come_one_step_each(client):
             break
     r = client.get(f"/api/games/{gid}")
     assert r.json["view"]["table"] and r.json["view"]["table"][0]["player"] == 1
-    assert r.json["view"]["log"][0].startswith("random leads")
+    assert r.json["view"]["log"][0].startswith("random: lead ")
 
 
 def test_an_illegal_action_is_refused_and_changes_nothing(client):
@@ -255,7 +255,8 @@ def test_finished_deals_are_saved_as_a_match_record_and_replayed(client, tmp_pat
     assert first["players"][1]["hand"] is not None and len(first["players"][1]["hand"]) == 6  # both hands face up
     assert first["legal"] == [] and first["you"] is None
     assert last["outcome"]["winner"] == view["outcome"]["winner"]
-    assert frames[1]["text"].split()[0] in ("You", "random")
+    assert frames[1]["text"].split()[0] in ("You:", "random:")
+    assert frames[0]["text"].startswith("Deal 1: ")
 
 
 def test_a_second_deal_rewrites_the_same_record_file(client, tmp_path):
@@ -274,7 +275,7 @@ def test_uploaded_records_are_replayed_and_bad_ones_refused(client):
     record = to_record(deal, players=["ann", "bob"])
     r = client.post("/api/replay", json=record)
     assert r.status_code == 200 and len(r.json["deals"]) == 1
-    assert r.json["deals"][0]["frames"][1]["text"].split()[0] in ("ann", "bob")
+    assert r.json["deals"][0]["frames"][1]["text"].split()[0] in ("ann:", "bob:")
 
     broken = json.loads(json.dumps(record))
     broken["actions"][0]["action"] = 31

@@ -21,7 +21,7 @@ from ..engine import Deal
 from ..match import Match
 from ..records import match_record, save_record
 from ..rules import Rules
-from .view import move_text, outcome_text, seat_view
+from .view import log_line, result_line, seat_view
 
 __all__ = ["AgentFailed", "GameStateError", "HUMAN", "WebGame"]
 
@@ -49,6 +49,9 @@ class WebGame:
         self.seed = seed
         self.agent = agent if agent is not None else spec.make()
         self.names = ["You", spec.label]
+        """Seat names as the page shows them."""
+        self.text_names = ["you", spec.label]
+        """Seat names inside sentences ("trick to you") and in the saved record."""
         self.rng = random.Random(seed)
         self.agent_rng = random.Random(self.rng.getrandbits(64))
         self.match = Match(rules, self.rng)
@@ -59,7 +62,10 @@ class WebGame:
         if records is not None:
             stamp = time.strftime("%Y%m%d-%H%M%S")
             who = re.sub(r"[^A-Za-z0-9_.=-]+", "_", spec.label)[:40]
-            self.record_path = Path(records) / f"{stamp}-{rules.name}-vs-{who}-{seed % 10**6:06d}.json"
+            # like the terminal's names (time-game-rules-episode), plus the opponent and a seed tail
+            # so that two games started in the same second keep their own files
+            name = f"{stamp}-two-{rules.name}-match-vs-{who}-{seed % 10**6:06d}.json"
+            self.record_path = Path(records) / name
         self.record_error = ""
 
     @property
@@ -69,7 +75,8 @@ class WebGame:
     def view(self) -> dict[str, Any]:
         """The person's view of the table, the match and the log of this deal."""
         info = self.deal.information_state(HUMAN)
-        v = seat_view(info, self.names, you=HUMAN, scores=tuple(self.match.scores))
+        result = result_line(self.deal, self.text_names) if self.deal.is_over else ""
+        v = seat_view(info, self.names, you=HUMAN, scores=tuple(self.match.scores), result=result)
         v["deal_number"] = len(self.match.results) + (0 if self.deal.is_over else 1)
         v["match_over"] = self.match.is_over
         v["match_winner"] = self.match.winner if self.match.is_over else None
@@ -81,14 +88,13 @@ class WebGame:
         return v
 
     def _apply(self, action: int) -> str:
-        before = self.deal.information_state(HUMAN)
+        before = self.deal.clone()
         self.match.apply(action)
-        after = self.deal.information_state(HUMAN)
-        text = move_text(before, action, after, self.names, you=HUMAN)
+        text = log_line(before, self.deal, action, self.text_names)
         self.log[-1].append(text)
         if self.deal.is_over:
             self.finished.append(self.deal)
-            self.log[-1].append(outcome_text(after, self.names, you=HUMAN))
+            self.log[-1].append(result_line(self.deal, self.text_names))
             self._save()
         return text
 
@@ -100,9 +106,11 @@ class WebGame:
             "source": "web",
             "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "seed": self.seed,
-            "opponent": self.spec.label,
+            "episode": "match",
+            "human_seat": HUMAN,
+            "agents": [None, self.spec.label],
         }
-        record = match_record(self.finished, players=["you", self.spec.label], meta=meta)
+        record = match_record(self.finished, players=self.text_names, meta=meta)
         try:
             save_record(self.record_path, record)
             self.record_error = ""

@@ -7,17 +7,17 @@ page never sees more than these dicts, so the browser cannot leak a card the sea
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from ..actions import CLOSE, EXCHANGE, GO_OUT, MARRIAGE, PASS
 from ..cards import NUM_CARDS, card_str, card_symbol, cards_of, points_of
-from ..engine import Decision, Termination
+from ..engine import Deal
 from ..infostate import TRUMP_IN_STOCK, TRUMP_PLAYED, TRUMP_WITH_ME, InfoState
+from ..textplay import move_text, outcome_text, step_notes
 
-__all__ = ["action_text", "button_label", "move_text", "outcome_text", "seat_view", "sorted_hand", "trick_list"]
+__all__ = ["log_line", "result_line", "seat_view", "sentence", "sorted_hand", "trick_list"]
 
 SUIT_SYMBOLS = "♣♠♥♦"
-SUIT_NAMES = ("clubs", "spades", "hearts", "diamonds")
 _SUIT_ORDER = (2, 1, 3, 0)  # hearts, spades, diamonds, clubs: alternating colours read well
 
 
@@ -52,67 +52,28 @@ def trick_list(history: tuple[int, ...] | list[int], trump: int) -> tuple[list[d
     return done, current
 
 
-def _you(p: int, names: list[str], you: int | None, you_form: str, other_form: str) -> str:
-    return f"You {you_form}" if p == you else f"{names[p]} {other_form}"
+def sentence(text: str) -> str:
+    """A sentence that starts with "you" gets its capital ("you: lead Q♠" -> "You: lead Q♠");
+    agent names ("pimc", "mybot.py:Bot") are left as they are written."""
+    return "Y" + text[1:] if text.startswith("you") else text
 
 
-def action_text(before: InfoState, action: int, names: list[str], you: int | None = None) -> str:
-    """One log line for ``action`` played from the public position ``before`` ("pimc leads K♥")."""
-    p = before.current_player
-    d = before.decision
-    if action < NUM_CARDS:
-        if d == Decision.LEAD:
-            return _you(p, names, you, "lead", "leads") + f" {card_symbol(action)}"
-        return _you(p, names, you, "play", "plays") + f" {card_symbol(action)}"
-    if MARRIAGE <= action < MARRIAGE + 4:
-        suit = action - MARRIAGE
-        value = 40 if suit == before.trump else 20
-        return _you(p, names, you, "declare", "declares") + f" the {SUIT_NAMES[suit]} marriage ({value})"
-    if action == EXCHANGE:
-        return _you(p, names, you, "exchange", "exchanges") + (
-            f" {card_symbol(before.exchange_card)} for the trump card {card_symbol(before.stock_bottom)}"
-        )
-    if action == CLOSE:
-        return _you(p, names, you, "close", "closes") + " the stock"
-    if action == GO_OUT:
-        return _you(p, names, you, "go out", "goes out") + " (claiming 66)"
-    if action == PASS:
-        if d == Decision.DRAW:
-            return _you(p, names, you, "draw", "draws") + " from the stock"
-        if d == Decision.CLOSING_EXCHANGE:
-            return _you(p, names, you, "keep", "keeps") + f" {card_symbol(before.exchange_card)}"
-        return _you(p, names, you, "do not go out", "does not go out")
-    raise ValueError(f"action {action} out of range: allowed 0..31")
+def _button(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
-def move_text(before: InfoState, action: int, after: InfoState, names: list[str], you: int | None = None) -> str:
-    """:func:`action_text`, plus who took the trick and the points it brought when it completed one."""
-    text = action_text(before, action, names, you)
-    for p in (0, 1):
-        if after.tricks[p] > before.tricks[p]:
-            who = "you take" if p == you else f"{names[p]} takes"
-            text += f"; {who} the trick (+{after.points[p] - before.points[p]})"
-    return text
+def log_line(before: Deal, after: Deal, action: int, names: Sequence[str]) -> str:
+    """One line of the page's log, worded as the terminal says it: "pimc: play J♠ — trick to you (+5)".
+
+    Only public facts of the two positions are read (:func:`sixtysix_env.textplay.step_notes`)."""
+    notes = step_notes(before, after, names)
+    text = f"{names[before.current_player]}: {move_text(before, action)}"
+    return sentence(text + (" — " + "; ".join(notes) if notes else ""))
 
 
-def button_label(info: InfoState, action: int) -> str:
-    """The text of the button for a non-card action, in the decision the player faces."""
-    if MARRIAGE <= action < MARRIAGE + 4:
-        suit = action - MARRIAGE
-        value = 40 if suit == info.trump else 20
-        return f"Declare {SUIT_SYMBOLS[suit]} marriage ({value})"
-    if action == EXCHANGE:
-        return f"Exchange {card_symbol(info.exchange_card)} for {card_symbol(info.stock_bottom)}"
-    if action == CLOSE:
-        return "Close before drawing" if info.decision == Decision.DRAW else "Close the stock"
-    if action == GO_OUT:
-        return "Go out (claim 66)"
-    if action == PASS:
-        return {
-            Decision.DRAW: "Draw",
-            Decision.CLOSING_EXCHANGE: f"Keep {card_symbol(info.exchange_card)}",
-        }.get(info.decision, "Play on (don't claim)")  # type: ignore[arg-type]
-    raise ValueError(f"action {action} is a card or out of range: buttons are actions 24..31")
+def result_line(deal: Deal, names: Sequence[str]) -> str:
+    """The result of a finished deal in one sentence."""
+    return sentence(outcome_text(deal, names)) + "."
 
 
 def _trump_place(info: InfoState) -> str:
@@ -125,31 +86,6 @@ def _trump_place(info: InfoState) -> str:
     return f"player {holder}"
 
 
-def outcome_text(info: InfoState, names: list[str], you: int | None = None) -> str:
-    """The result in one sentence: who won, how, and the game points."""
-    out = info.outcome
-    if out is None:
-        return ""
-    pts = info.points
-    if out.winner < 0:
-        return f"Drawn deal at {pts[0]}–{pts[1]}: nobody scores."
-    w, loser = out.winner, 1 - out.winner
-    gp = f"{out.game_points} game point{'s' if out.game_points != 1 else ''}"
-    to = "you" if w == you else names[w]
-    score = f"{pts[w]} to {pts[loser]}"
-    how = out.termination
-    if how == Termination.WENT_OUT:
-        return _you(w, names, you, "went out", "went out") + f" with {score}: {gp}."
-    if how == Termination.FALSE_CLAIM:
-        return _you(loser, names, you, "claimed", "claimed") + f" 66 with only {pts[loser]}: {gp} to {to}."
-    if how == Termination.CLOSER_FAILED and info.closed_by >= 0:
-        closer = _you(info.closed_by, names, you, "closed", "closed")
-        return f"{closer} the stock but did not make 66: {gp} to {to} ({score})."
-    if info.rules.played_out_winner == "last_trick":
-        return "All cards played; " + _you(w, names, you, "took", "took") + f" the last trick: {gp} ({score})."
-    return f"All cards played, {score}: {gp} to {to}."
-
-
 def seat_view(
     info: InfoState,
     names: list[str],
@@ -157,10 +93,12 @@ def seat_view(
     you: int | None,
     other_hand: int | None = None,
     scores: tuple[int, int] | None = None,
+    result: str = "",
 ) -> dict[str, Any]:
     """The table as ``info.player`` may see it; ``you`` is the human's seat (None in replays), and
     ``other_hand`` (replays only) shows the other hand face up. ``scores`` are the match scores
-    after this deal when it is over (the deal's own ``scores`` are those before it)."""
+    after this deal when it is over (the deal's own ``scores`` are those before it); ``result`` the
+    sentence for a finished deal (:func:`result_line`, which needs the whole deal)."""
     me, opp = info.player, info.opponent
     trump = info.trump
     done, current = trick_list(info.history, trump)
@@ -192,7 +130,7 @@ def seat_view(
             if a < NUM_CARDS:
                 legal.append({"action": a, "kind": "card", "card": a, "label": f"play {card_symbol(a)}"})
             else:
-                legal.append({"action": a, "kind": "button", "label": button_label(info, a)})
+                legal.append({"action": a, "kind": "button", "label": _button(move_text(info, a))})
     out = info.outcome
     stock_open = info.stock_size > 0 and info.closed_by < 0
     match_scores = list(scores if scores is not None else info.scores)
@@ -230,7 +168,7 @@ def seat_view(
             "winner": out.winner,
             "game_points": out.game_points,
             "termination": out.termination.name.lower(),
-            "text": outcome_text(info, names, you),
+            "text": result,
         },
         "scores": match_scores,
     }

@@ -202,7 +202,7 @@ function drawTable(view) {
     $("last-caption").textContent = `won by ${view.names[earlier.winner]} (+${earlier.points})`;
   } else {
     mini.replaceChildren();
-    $("last-caption").textContent = "none yet";
+    $("last-caption").textContent = showLast ? "" : "none yet";
   }
   $("last-title").textContent = showLast ? "Trick before" : "Last trick";
 }
@@ -282,9 +282,9 @@ function drawLog(lines, current = -1, mine = null) {
   log.replaceChildren();
   lines.forEach((line, i) => {
     let cls = "";
-    if (mine && line.startsWith(mine)) cls = "mine";
-    if (/ draws? from the stock$/.test(line)) cls = "minor";
-    if (i === lines.length - 1 && /game point|Drawn deal/.test(line) && current < 0) cls = "result";
+    if (mine && line.startsWith(mine + ":")) cls = "mine";
+    if (/^[^:]+: draw \(/.test(line)) cls = "minor";
+    if (i === lines.length - 1 && /game point|stake|nobody scores/.test(line) && current < 0) cls = "result";
     if (i === current) cls += " current";
     log.append(el("li", { class: cls.trim(), text: line }));
   });
