@@ -54,7 +54,13 @@ def test_log_lines_name_the_move_and_the_trick():
     before = deal.clone()
     deal.apply(parse_card("TH"))
     line = log_line(before, deal, parse_card("TH"), ["you", "bot"])
-    assert line.startswith("bot: play 10♥ — trick to you (+21)")
+    assert line == "bot: play 10♥ — trick to you (+21)"
+    before = deal.clone()
+    deal.apply(PASS)  # you draw
+    assert log_line(before, deal, PASS, ["you", "bot"]) == "Both draw, 10 left in the stock"
+    before = deal.clone()
+    deal.apply(CLOSE)
+    assert log_line(before, deal, CLOSE, ["you", "bot"]) == "You: close the stock"
 
 
 def test_buttons_say_what_the_move_does():

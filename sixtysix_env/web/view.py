@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..actions import CLOSE, PASS
 from ..cards import NUM_CARDS, card_str, card_symbol, cards_of, points_of
-from ..engine import Deal
+from ..engine import Deal, Decision
 from ..infostate import TRUMP_IN_STOCK, TRUMP_PLAYED, TRUMP_WITH_ME, InfoState
 from ..textplay import move_text, outcome_text, step_notes
 
@@ -67,6 +68,10 @@ def log_line(before: Deal, after: Deal, action: int, names: Sequence[str]) -> st
 
     Only public facts of the two positions are read (:func:`sixtysix_env.textplay.step_notes`)."""
     notes = step_notes(before, after, names)
+    if action == PASS and before.decision == Decision.DRAW and notes:
+        return notes[0][:1].upper() + notes[0][1:]  # "Both draw, 10 left in the stock": the table shows who won
+    if action == CLOSE:
+        notes = [n for n in notes if n != "the stock is closed"]  # the move says it already
     text = f"{names[before.current_player]}: {move_text(before, action)}"
     return sentence(text + (" — " + "; ".join(notes) if notes else ""))
 

@@ -204,7 +204,7 @@ function drawTable(view) {
     mini.replaceChildren();
     $("last-caption").textContent = showLast ? "" : "none yet";
   }
-  $("last-title").textContent = showLast ? "Trick before" : "Last trick";
+  $("last-title").textContent = showLast ? (earlier ? "Trick before" : "") : "Last trick";
 }
 
 function statusText(view, locked) {
@@ -283,7 +283,7 @@ function drawLog(lines, current = -1, mine = null) {
   lines.forEach((line, i) => {
     let cls = "";
     if (mine && line.startsWith(mine + ":")) cls = "mine";
-    if (/^[^:]+: draw \(/.test(line)) cls = "minor";
+    if (/^Both draw/.test(line)) cls = "minor";
     if (i === lines.length - 1 && /game point|stake|nobody scores/.test(line) && current < 0) cls = "result";
     if (i === current) cls += " current";
     log.append(el("li", { class: cls.trim(), text: line }));
