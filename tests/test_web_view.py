@@ -9,7 +9,9 @@ import pytest
 
 from sixtysix_env import CLOSE, EXCHANGE, MARRIAGE, PASS, Deal
 from sixtysix_env.cards import mask_of, parse_card, parse_cards
+from sixtysix_env.multiplayer import FOUR_PRESETS, THREE_PRESETS, FourDeal, ThreeDeal
 from sixtysix_env.rules import PRESETS
+from sixtysix_env.web.tableview import table_view
 from sixtysix_env.web.view import log_line, result_line, seat_view, sorted_hand, trick_list
 
 from .conftest import arrange
@@ -26,6 +28,22 @@ def test_the_view_does_not_change_when_hidden_cards_are_dealt_differently(rules)
             view = seat_view(deal.information_state(0), NAMES, you=0)
             other = deal.resample_hidden(0, rng)
             assert seat_view(other.information_state(0), NAMES, you=0) == view
+            deal.apply(rng.choice(deal.legal_actions()))
+
+
+@pytest.mark.parametrize(
+    ("game", "rules"),
+    [(ThreeDeal, n) for n in THREE_PRESETS] + [(FourDeal, n) for n in FOUR_PRESETS],
+)
+def test_the_table_view_does_not_change_when_hidden_cards_are_dealt_differently(game, rules):
+    rng = random.Random(4)
+    names = ["You", "a", "b", "c"][: game.n_players]
+    for _ in range(15):
+        deal = game.new(rules, rng, dealer=rng.randrange(game.n_players))
+        while not deal.is_over:
+            view = table_view(deal.information_state(0), names, you=0)
+            other = deal.resample_hidden(0, rng)
+            assert table_view(other.information_state(0), names, you=0) == view
             deal.apply(rng.choice(deal.legal_actions()))
 
 

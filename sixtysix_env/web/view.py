@@ -63,12 +63,12 @@ def _button(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def log_line(before: Deal, after: Deal, action: int, names: Sequence[str]) -> str:
+def log_line(before: Any, after: Any, action: int, names: Sequence[str]) -> str:
     """One line of the page's log, worded as the terminal says it: "pimc: play J♠ — trick to you (+5)".
 
     Only public facts of the two positions are read (:func:`sixtysix_env.textplay.step_notes`)."""
     notes = step_notes(before, after, names)
-    if action == PASS and before.decision == Decision.DRAW and notes:
+    if isinstance(before, Deal) and action == PASS and before.decision == Decision.DRAW and notes:
         return notes[0][:1].upper() + notes[0][1:]  # "Both draw, 10 left in the stock": the table shows who won
     if action == CLOSE:
         notes = [n for n in notes if n != "the stock is closed"]  # the move says it already
@@ -76,7 +76,7 @@ def log_line(before: Deal, after: Deal, action: int, names: Sequence[str]) -> st
     return sentence(text + (" — " + "; ".join(notes) if notes else ""))
 
 
-def result_line(deal: Deal, names: Sequence[str]) -> str:
+def result_line(deal: Any, names: Sequence[str]) -> str:
     """The result of a finished deal in one sentence."""
     return sentence(outcome_text(deal, names)) + "."
 
@@ -127,6 +127,7 @@ def seat_view(
                 "tricks": info.tricks[p],
                 "marriages": [s for s in range(4) if info.marriages[p] >> s & 1],
                 "dealer": p == info.dealer,
+                "side": p,
             }
         )
     legal = []
@@ -139,9 +140,16 @@ def seat_view(
     out = info.outcome
     stock_open = info.stock_size > 0 and info.closed_by < 0
     match_scores = list(scores if scores is not None else info.scores)
+    sides = [
+        {"name": names[p], "points": info.points[p], "pending": info.pending[p], "tricks": info.tricks[p]}
+        for p in (0, 1)
+    ]
     return {
+        "game": "two",
+        "n_players": 2,
         "rules": info.rules.name,
         "match_target": info.rules.match_target,
+        "match_deals": 0,
         "you": you,
         "bottom": me,
         "names": list(names),
@@ -149,6 +157,7 @@ def seat_view(
         "trump": {
             "suit": trump,
             "symbol": SUIT_SYMBOLS[trump],
+            "text": card_symbol(info.trump_card),
             "card": info.trump_card,
             "where": _trump_place(info),
         },
@@ -159,12 +168,14 @@ def seat_view(
             "closed_by": info.closed_by if info.closed_by >= 0 else None,
         },
         "players": players,
+        "sides": sides,
         "table": current,
         "last_trick": done[-1] if done else None,
         "tricks": done,
         "trick_count": len(done),
         "turn": info.current_player if out is None else None,
         "decision": info.decision.name.lower() if info.decision is not None else None,
+        "first_packet": False,
         "declared": info.declared if info.declared >= 0 else None,
         "legal": legal,
         "outcome": None
