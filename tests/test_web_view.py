@@ -55,12 +55,12 @@ def test_a_hand_is_sorted_trumps_first_then_alternating_colours_high_to_low():
 def test_tricks_are_read_from_the_history_with_winner_and_points():
     deal = arrange("AH KS 9C JD QD TC", "TH 9S AC JS QS KD", trump="9H", dealer=1)
     deal.apply_all("AH TH P KS")  # you lead A♥, the bot plays 10♥: yours; you draw and lead K♠
-    done, current = trick_list(deal.history, deal.trump)
+    done, current = trick_list(deal.information_state(0))
     assert [t["winner"] for t in done] == [0] and done[0]["points"] == 21
     assert [c["card"] for c in done[0]["cards"]] == [parse_card("AH"), parse_card("TH")]
     assert current == [{"player": 0, "card": parse_card("KS")}]
     deal.apply(parse_card("AS") if deal.hands[1] >> parse_card("AS") & 1 else parse_card("9S"))
-    done, current = trick_list(deal.history, deal.trump)
+    done, current = trick_list(deal.information_state(0))
     assert len(done) == 2 and current == [] and done[1]["winner"] == deal.leader
 
 

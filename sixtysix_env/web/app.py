@@ -1,7 +1,8 @@
 """The HTTP layer: a Flask app serving the page, the card pictures and a small JSON API.
 
 Rules are a two-player preset name or ``three:NAME`` / ``four:NAME`` for the table games.
-API (every answer is JSON; errors are ``{"error": "..."}`` with a 4xx status and change nothing):
+API (every answer is JSON; errors are ``{"error": "..."}`` with a 4xx status, or 500 when an agent
+fails, and a refused request changes nothing):
 
 | method and path | body | answer |
 |---|---|---|

@@ -10,31 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..cards import NUM_CARDS, card_symbol, points_of
-from ..multiplayer.table import TableDecision, trick_winner
+from ..cards import NUM_CARDS, card_symbol
+from ..multiplayer.table import TableDecision
 from ..multiplayer.view import TableView
 from ..textplay import move_text, side_label
-from .view import SUIT_SYMBOLS, sorted_hand
+from .view import SUIT_SYMBOLS, sorted_hand, trick_list
 
-__all__ = ["table_tricks", "table_view"]
-
-
-def table_tricks(view: TableView) -> list[dict[str, Any]]:
-    """The finished tricks of the deal, ``{"cards": [{"player", "card"}], "winner", "points"}``."""
-    n = view.n_players
-    done: list[dict[str, Any]] = []
-    trick: list[dict[str, Any]] = []
-    for h in view.history:
-        player, action = h >> 6, h & 63
-        if action >= NUM_CARDS:
-            continue
-        trick.append({"player": player, "card": action})
-        if len(trick) == n:
-            cards = [t["card"] for t in trick]
-            winner = trick[trick_winner(cards, view.trump)]["player"]
-            done.append({"cards": trick, "winner": winner, "points": sum(points_of(c) for c in cards)})
-            trick = []
-    return done
+__all__ = ["table_view"]
 
 
 def table_view(
@@ -92,8 +74,7 @@ def table_view(
             if a < NUM_CARDS:
                 entry["card"] = a
             legal.append(entry)
-    done = table_tricks(view)
-    current = [{"player": (view.leader + i) % n, "card": c} for i, c in enumerate(view.trick)]
+    done, current = trick_list(view)
     out = view.outcome
     if trump < 0:
         where = "not named yet"

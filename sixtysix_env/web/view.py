@@ -1,8 +1,10 @@
 """What the page shows, as JSON-ready dicts: a seat's fair view, or a spectator's view for replays.
 
-Everything here is read from an :class:`~sixtysix_env.infostate.InfoState` (what one seat may know,
+The table is read from an :class:`~sixtysix_env.infostate.InfoState` (what one seat may know,
 RULES.md section 4); only the replay view adds the other hand, from a finished game's record. The
 page never sees more than these dicts, so the browser cannot leak a card the seat may not know.
+The log lines and results are worded by :mod:`sixtysix_env.textplay` (as in the terminal), which
+reads only the public facts of two positions.
 """
 
 from __future__ import annotations
@@ -11,14 +13,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..actions import CLOSE, PASS
-from ..cards import NUM_CARDS, card_str, card_symbol, cards_of, points_of
+from ..cards import NUM_CARDS, card_symbol, cards_of, points_of
 from ..engine import Deal, Decision
 from ..infostate import TRUMP_IN_STOCK, TRUMP_PLAYED, TRUMP_WITH_ME, InfoState
+from ..multiplayer.table import trick_winner
+from ..textplay import SUITS as SUIT_SYMBOLS
 from ..textplay import move_text, outcome_text, step_notes
 
 __all__ = ["log_line", "result_line", "seat_view", "sentence", "sorted_hand", "trick_list"]
 
-SUIT_SYMBOLS = "♣♠♥♦"
 _SUIT_ORDER = (2, 1, 3, 0)  # hearts, spades, diamonds, clubs: alternating colours read well
 
 
@@ -27,28 +30,23 @@ def sorted_hand(mask: int, trump: int) -> list[int]:
     return sorted(cards_of(mask), key=lambda c: (c // 6 != trump, _SUIT_ORDER.index(c // 6), -c))
 
 
-def _follower_wins(lead: int, follow: int, trump: int) -> bool:
-    if follow // 6 == lead // 6:
-        return follow > lead
-    return follow // 6 == trump
-
-
-def trick_list(history: tuple[int, ...] | list[int], trump: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """(completed tricks, the cards of the trick in progress) from a deal's public history.
-
-    A completed trick is ``{"cards": [{"player", "card"}, ...], "winner": p, "points": n}``."""
+def trick_list(view: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(finished tricks, the cards of the trick in progress) from the public history of a view of
+    any of the games (an ``InfoState`` or a ``TableView``). A finished trick is
+    ``{"cards": [{"player", "card"}, ...], "winner": p, "points": n}``."""
+    n = getattr(view, "n_players", 2)
+    shift = 5 if n == 2 else 6
     done: list[dict[str, Any]] = []
     current: list[dict[str, Any]] = []
-    for h in history:
-        player, action = h >> 5, h & 31
+    for h in view.history:
+        player, action = h >> shift, h & ((1 << shift) - 1)
         if action >= NUM_CARDS:
             continue
         current.append({"player": player, "card": action})
-        if len(current) == 2:
-            lead, follow = current
-            winner = follow["player"] if _follower_wins(lead["card"], follow["card"], trump) else lead["player"]
-            points = points_of(lead["card"]) + points_of(follow["card"])
-            done.append({"cards": current, "winner": winner, "points": points})
+        if len(current) == n:
+            cards = [t["card"] for t in current]
+            winner = current[trick_winner(cards, view.trump)]["player"]
+            done.append({"cards": current, "winner": winner, "points": sum(points_of(c) for c in cards)})
             current = []
     return done, current
 
@@ -106,7 +104,7 @@ def seat_view(
     sentence for a finished deal (:func:`result_line`, which needs the whole deal)."""
     me, opp = info.player, info.opponent
     trump = info.trump
-    done, current = trick_list(info.history, trump)
+    done, current = trick_list(info)
     players = []
     for p in (0, 1):
         if p == me:
@@ -188,8 +186,3 @@ def seat_view(
         },
         "scores": match_scores,
     }
-
-
-def card_names() -> dict[int, str]:
-    """Card id -> its ASCII name ("QH"), for the page's data attributes."""
-    return {c: card_str(c) for c in range(NUM_CARDS)}
