@@ -126,6 +126,9 @@ def _deal_body(deal: _AnyDeal) -> dict[str, Any]:
     else:
         dealer = deal.dealer
         cards = {"hands": [cards_str(h).split() for h in deal.dealt]}
+        cuts = getattr(deal, "cuts", ())  # the Russian four-player game's cut (nines shown first)
+        if cuts:
+            cards["cuts"] = cards_str(cuts).split()
         shift, label = 6, table_action_label
     low = (1 << shift) - 1
     actions = [{"seat": x >> shift, "action": x & low, "label": label(x & low)} for x in deal.history]
@@ -232,10 +235,21 @@ def _check_header(record: Any) -> tuple[str, str]:
     return kind, game
 
 
+_RETIRED_RULES: dict[str, dict[str, object]] = {"two": {"closed_schwarz_points": 3}}
+"""Rules fields a version-1 record may hold that a rules dataclass no longer has, with the value
+that meant what the rules now do without the field: a record holding that value reads as before,
+another value is refused (the game it describes cannot be played any more)."""
+
+
 def _rules_from(record: dict, game: str) -> Any:
-    data = _need(record, "rules", dict, "")
+    data = dict(_need(record, "rules", dict, ""))
     cls = GAMES[game][1]
     names = {f.name for f in dataclasses.fields(cls)}
+    for field, same in _RETIRED_RULES.get(game, {}).items():
+        if field in data and field not in names:
+            value = data.pop(field)
+            if value != same:
+                raise _fail("rules: ", f"{field}={value!r} is a rule this version no longer has (only {same!r} reads)")
     unknown = sorted(set(data) - names)
     if unknown:
         raise _fail(
@@ -271,7 +285,11 @@ def _start_deal(body: dict, game: str, rules: Any, where: str) -> _AnyDeal:
         cls = GAMES[game][0]
         if len(scores) != cls.n_sides:
             raise ValueError(f"scores must have {cls.n_sides} entries, got {list(scores)!r}")
+        if body.get("cuts"):
+            return cls.from_arrangement(hands, dealer, rules, scores, cuts=_need(body, "cuts", list, where))
         return cls.from_arrangement(hands, dealer, rules, scores)
+    except TypeError:
+        raise _fail(where, "this record has a cut ('cuts'), which this version's engine does not know") from None
     except ValueError as e:
         if str(e).startswith("bad game record"):
             raise

@@ -22,7 +22,7 @@ from .engine import Deal
 from .records import load_record, positions
 from .render import hand_text
 from .rules import PRESETS
-from .textplay import match_score_text, move_text, outcome_text, points_text, side_label, step_notes
+from .textplay import match_score_text, move_text, outcome_text, points_text, side_label, step_notes, writer_for
 
 __all__ = ["main", "replay_lines"]
 
@@ -126,7 +126,7 @@ def replay_lines(record: dict, path: str = "", only: int | None = None) -> list[
                     for p in record["winners"]
                 }
             )
-            blocks.append(("match", [f"{' and '.join(won)} won the match: {scores}"]))
+            blocks.append(("match", [f"Match won by {' and '.join(won)}: {scores}"]))
         else:
             blocks.append(("match", [f"The match was not finished: {scores}"]))
     return blocks
@@ -141,14 +141,19 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="a game record (JSON, as written by play, the env wrappers or the arena)")
     p.add_argument("--deal", type=int, metavar="N", help="show only deal N of a match (1 is the first)")
     p.add_argument("--step", action="store_true", help="wait for Enter after every action (q then Enter stops)")
+    p.add_argument(
+        "--ascii",
+        action="store_true",
+        help="cards as QH instead of suit symbols (automatic where the terminal cannot show them)",
+    )
     return p
 
 
 def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
     """Run the command; returns the exit status (0, or 2 for a missing or bad file)."""
     args = _parser().parse_args(argv)
-    out = stdout or sys.stdout
-    err = sys.stderr
+    out = writer_for(stdout or sys.stdout, args.ascii)
+    err = writer_for(sys.stderr)
     inp = stdin or sys.stdin
     try:
         record = load_record(args.file)
@@ -172,6 +177,9 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None, stdout
         return 2
     try:
         return _show(replay_lines(record, args.file, args.deal), args.step, inp, out)
+    except KeyboardInterrupt:  # Ctrl-C while stepping
+        print("\n(stopped)", file=out)
+        return 0
     except BrokenPipeError:  # the reader went away (| head): stop quietly, also at exit
         if out is sys.stdout:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -26,6 +26,8 @@ __all__ = [
     "outcome_text",
     "match_score_text",
     "suit_symbol",
+    "AsciiWriter",
+    "writer_for",
 ]
 
 SUITS = "♣♠♥♦"
@@ -49,6 +51,9 @@ def move_text(deal: Any, action: int) -> str:
     becomes "draw from the stock", "keep 9♥" or "show no marriage", a marriage names its cards."""
     two = _two_player(deal)
     if action < NUM_CARDS:
+        if not two and deal.decision not in (TableDecision.LEAD, TableDecision.FOLLOW):
+            # a card named in a round before play (the Russian four-player game): discard, commit, ...
+            return f"{deal.decision.name.lower().replace('_', ' ')}: {card_symbol(action)}"
         return f"{'lead' if _leading(deal) else 'play'} {card_symbol(action)}"
     if MARRIAGE <= action < MARRIAGE + 4:
         suit = action - MARRIAGE
@@ -70,8 +75,12 @@ def move_text(deal: Any, action: int) -> str:
                 Decision.CLAIM: "do not go out (let the deal be scored)",
             }.get(deal.decision, "pass")
     else:
-        if action == PASS:
-            return "show no marriage" if deal.decision == TableDecision.PARTNER_MARRIAGE else "do not go out"
+        if action == PASS and deal.decision == TableDecision.PARTNER_MARRIAGE:
+            return "show no marriage"
+        if action == PASS and deal.decision == TableDecision.CLAIM:
+            return "do not go out"
+        if action == PASS:  # the Russian four-player game's rounds, named so on main and beyond
+            return {"REDEAL": "play on (no redeal)", "BID": "name no contract"}.get(deal.decision.name, "pass")
         if action == GO_OUT:
             return "go out (claim 66 for the team)"
         if CHOOSE_TRUMP <= action < CHOOSE_TRUMP + 4:
@@ -181,7 +190,7 @@ def outcome_text(deal: Any, names: Sequence[str]) -> str:
             Termination.PLAYED_OUT: "by taking the last trick"
             if deal.rules.played_out_winner == "last_trick"
             else "on points, all tricks played",
-        }[out.termination]
+        }.get(out.termination, f"({out.termination.name.lower().replace('_', ' ')})")
         return f"{winner} won the deal {how} ({pts}): {_plural(g, 'game point')}"
     if deal.n_sides == deal.n_players:  # three players: settled in stakes
         takes = ", ".join(f"{-x} from {names[p]}" for p, x in enumerate(out.payoffs) if x < 0)
@@ -191,5 +200,38 @@ def outcome_text(deal: Any, names: Sequence[str]) -> str:
         TableTermination.WENT_OUT: "by going out with 66",
         TableTermination.FALSE_CLAIM: f"because {other} went out without 66",
         TableTermination.PLAYED_OUT: "by taking the last trick (nobody reached 66)",
-    }[out.termination]
+    }.get(out.termination, f"({out.termination.name.lower().replace('_', ' ')})")
     return f"{winner} won the deal {how} ({pts}): {_plural(g, 'game point')}"
+
+
+_ASCII = str.maketrans({"♣": "C", "♠": "S", "♥": "H", "♦": "D", "·": "|", "—": "-", "─": "-", "→": "->", "…": "..."})
+
+
+class AsciiWriter:
+    """A text stream that writes suit symbols as letters (Q♥ as QH) and the other signs in ASCII,
+    for terminals and pipes whose encoding has no ♥."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        return self.stream.write(text.translate(_ASCII).encode("ascii", "replace").decode("ascii"))
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def isatty(self) -> bool:
+        return bool(getattr(self.stream, "isatty", lambda: False)())
+
+
+def writer_for(stream: Any, ascii_only: bool = False) -> Any:
+    """``stream`` itself if it can write the suit symbols (and ``ascii_only`` is off), else an
+    :class:`AsciiWriter` around it."""
+    encoding = getattr(stream, "encoding", None)
+    if not ascii_only:
+        try:
+            "♣♠♥♦·—─→".encode(encoding or "utf-8")
+            return stream
+        except (LookupError, UnicodeEncodeError):
+            pass
+    return AsciiWriter(stream)

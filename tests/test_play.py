@@ -38,6 +38,7 @@ def test_a_whole_deal_against_random(tmp_path) -> None:
     result = re.search(r"Result: (you|random) won the deal .*: (\d) game points?\.", text)
     assert result, text[-500:]
     assert len(files) == 1 and f"Record saved: {files[0]}" in text
+    assert "Score (game points): you " in text
     assert f"python -m sixtysix_env.replay {files[0]}" in text
     record = load_record(files[0])
     deal = from_record(record)
@@ -69,12 +70,12 @@ def test_a_match_is_played_to_its_target(tmp_path) -> None:
     assert code == 0
     assert "a match to 11 game points" in text
     assert "── Deal 1 · " in text and "── Deal 2 · " in text
-    final = re.search(r"(You|Random) won the match: (.*)\n", text)
+    final = re.search(r"Match won by (you|random): (.*)\n", text)
     assert final, text[-400:]
     record = load_record(files[0])
     assert record["kind"] == "match" and record["over"] is True
     assert max(record["final_scores"]) >= 11
-    assert text.count("Match score: ") == len(record["deals"])
+    assert text.count("Match score (game points): ") == len(record["deals"])
     assert len(from_record(record)) == len(record["deals"])
 
 
@@ -207,7 +208,8 @@ def test_a_bot_that_fails_mid_game_ends_it_cleanly(tmp_path, monkeypatch) -> Non
     code, text, files = play(["--opponent", f"{bot}:Flaky", "--seed", "2"], always_first(), tmp_path)
     assert code == 1
     assert "raised RuntimeError: out of ideas. The game stops here." in text
-    assert load_record(files[0])["meta"]["ended"] == "agent failed"
+    meta = load_record(files[0])["meta"]
+    assert meta["ended"] == "agent failed" and "out of ideas" in meta["failure"]
 
 
 @pytest.mark.parametrize(
@@ -237,3 +239,53 @@ def test_record_file_is_json_with_suit_symbols(tmp_path) -> None:
     assert re.search(r'"label": "play [0-9JQKA]{1,2}[♣♠♥♦]"', text)
     assert json.loads(text)["format"] == "sixtysix-record"
     assert re.fullmatch(r"\d{8}-\d{6}-two-standard-deal\.json", files[0].name)
+
+
+class InterruptAfter(io.StringIO):
+    """stdin that gives some lines, then behaves as if the person pressed Ctrl-C."""
+
+    def __init__(self, lines: int) -> None:
+        super().__init__("1\n" * lines)
+        self.left = lines
+
+    def readline(self, *args) -> str:  # type: ignore[override]
+        if self.left == 0:
+            raise KeyboardInterrupt
+        self.left -= 1
+        return super().readline(*args)
+
+
+def test_ctrl_c_stops_like_quit_and_saves(tmp_path) -> None:
+    out = io.StringIO()
+    code = main(
+        ["--opponent", "random", "--seed", "3", "--records", str(tmp_path)], stdin=InterruptAfter(3), stdout=out
+    )
+    text = out.getvalue()
+    assert code == 0 and "Interrupted: the game stops here." in text and "Traceback" not in text
+    record = load_record(next(tmp_path.glob("*.json")))
+    assert record["meta"]["ended"] == "interrupted" and record["outcome"] is None
+
+
+def test_explicit_claiming_two_players_and_a_safe_file_name(tmp_path) -> None:
+    code, text, files = play(
+        ["--opponent", "random", "--seed", "3", "--claiming", "explicit"], always_first(), tmp_path
+    )
+    assert code == 0 and "explicit claiming" in text
+    assert re.fullmatch(r"\d{8}-\d{6}-two-[A-Za-z0-9_.-]+-deal\.json", files[0].name)
+    assert load_record(files[0])["rules"]["claiming"] == "explicit"
+
+
+def test_ascii_output_where_suit_symbols_cannot_be_shown(tmp_path) -> None:
+    raw = io.BytesIO()
+    out = io.TextIOWrapper(raw, encoding="ascii", write_through=True)
+    code = main(["--opponent", "random", "--seed", "4", "--no-record"], stdin=io.StringIO(always_first()), stdout=out)
+    text = raw.getvalue().decode("ascii")
+    assert code == 0 and "won the deal" in text and "your hand" in text
+    assert re.search(r"your hand  ([0-9JQKA]{1,2}[CSHD] ?)+", text)
+    flag = io.StringIO()
+    main(
+        ["--opponent", "random", "--seed", "4", "--no-record", "--ascii"],
+        stdin=io.StringIO(always_first()),
+        stdout=flag,
+    )
+    assert flag.getvalue() == text

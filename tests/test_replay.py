@@ -71,9 +71,9 @@ def test_replay_of_a_match_goes_deal_by_deal(tmp_path) -> None:
     for i in range(1, n + 1):
         assert f"Deal {i} of {n} · dealer" in text
     winner = ["ann", "bob"][match.winner]
-    assert f"{winner} won the match: ann {match.scores[0]} · bob {match.scores[1]}" in text
+    assert f"Match won by {winner}: ann {match.scores[0]} · bob {match.scores[1]}" in text
     code, one = run([str(path), "--deal", "2"])
-    assert code == 0 and f"Deal 2 of {n}" in one and f"Deal 1 of {n}" not in one and "won the match" not in one
+    assert code == 0 and f"Deal 2 of {n}" in one and f"Deal 1 of {n}" not in one and "Match won by" not in one
 
 
 @pytest.mark.parametrize("game", [ThreeDeal, FourDeal])

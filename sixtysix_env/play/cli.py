@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import sys
 from collections.abc import Sequence
 from datetime import datetime, timezone
@@ -14,7 +15,7 @@ from ..agents.spec import parse_agent_spec
 from ..multiplayer.rules import FOUR_PRESETS, THREE_PRESETS
 from ..records import match_record, save_record, to_record
 from ..rules import PRESETS
-from ..textplay import match_score_text, side_label
+from ..textplay import match_score_text, side_label, writer_for
 from .session import GAME_CLASSES, Ending, Seats, Session, describe_seats
 
 __all__ = ["main"]
@@ -74,6 +75,11 @@ def _parser() -> argparse.ArgumentParser:
         help="folder for the game record (default: ./sixtysix-records)",
     )
     p.add_argument("--no-record", action="store_true", help="do not save a record")
+    p.add_argument(
+        "--ascii",
+        action="store_true",
+        help="cards as QH instead of suit symbols (automatic where the terminal cannot show them)",
+    )
     return p
 
 
@@ -108,6 +114,8 @@ def _agents(
     args: argparse.Namespace, game: str, n: int, human: int, rules: Any, parser: argparse.ArgumentParser
 ) -> tuple[list[Any], list[str], list[str]]:
     others = [p for p in range(n) if p != human]
+    if args.opponent is not None and not args.opponent.strip(" ,"):
+        parser.error("--opponent is empty: give an agent such as random or pimc:samples=40")
     texts = [t.strip() for t in (args.opponent or DEFAULT_OPPONENT[game]).split(",")]
     opponents = [p for p in others if game != "four" or p != (human + 2) % 4]
     if len(texts) == 1:
@@ -130,7 +138,8 @@ def _agents(
             spec = parse_agent_spec(text)
             agent = spec.make()
         except ImportError as e:
-            parser.error(f"{option} {text}: cannot load it ({e}); the ppo agent needs the train extra")
+            extra = "; the ppo agent needs the train extra" if text.startswith("ppo") else ""
+            parser.error(f"{option} {text}: cannot load it ({e}){extra}")
         except ValueError as e:
             parser.error(f"{option} {text}: {e}")
         if text not in probed:  # tried on a spare copy, so the seat's agent starts fresh
@@ -172,6 +181,7 @@ def _record(ending: Ending, seats: Seats, args: argparse.Namespace, seed: int, s
         "agents": seats.specs,
         "recall": args.recall,
         "ended": ending.status,
+        **({"failure": ending.message} if ending.message else {}),
     }
     if args.episode == "match":
         return match_record(ending.deals, players=seats.names, meta=meta)
@@ -179,7 +189,8 @@ def _record(ending: Ending, seats: Seats, args: argparse.Namespace, seed: int, s
 
 
 def _save(record: dict, folder: str, seats: Seats, episode: str, started: datetime) -> Path:
-    stem = f"{started:%Y%m%d-%H%M%S}-{seats.game}-{seats.rules.name}-{episode}"
+    rules = re.sub(r"[^A-Za-z0-9_.]+", "-", seats.rules.name).strip("-.") or "rules"  # safe in any file system
+    stem = f"{started:%Y%m%d-%H%M%S}-{seats.game}-{rules}-{episode}"
     base = Path(folder)
     path = base / f"{stem}.json"
     k = 2
@@ -190,12 +201,12 @@ def _save(record: dict, folder: str, seats: Seats, episode: str, started: dateti
 
 
 def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
-    """Play from the command line; returns 0 (also after quit or end of input), 1 if an agent
-    failed, 2 for bad options (argparse's exit)."""
+    """Play from the command line; returns 0 (also after quit, end of input or Ctrl-C), 1 if an
+    agent failed, 2 for bad options (argparse's exit)."""
     parser = _parser()
     args = parser.parse_args(argv)
     inp = stdin if stdin is not None else sys.stdin
-    out = stdout if stdout is not None else sys.stdout
+    out = writer_for(stdout if stdout is not None else sys.stdout, args.ascii)
     game = GAMES[args.players]
     n = args.players
     if not args.name.strip() or len(args.name) > 30:
@@ -218,7 +229,12 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None, stdout
 
     echo = not (hasattr(inp, "isatty") and inp.isatty())
     session = Session(seats, args.episode, seed, inp, out, recall=args.recall, echo=echo)
-    ending = session.run()
+    try:
+        ending = session.run()
+    except KeyboardInterrupt:  # Ctrl-C: stop like quit, keep what was played
+        ending = session.ending
+        ending.status = "interrupted"
+        print("\nInterrupted: the game stops here.", file=out)
     _summary(ending, seats, shown, args.episode, out)
     played = sum(len(d.history) for d in ending.deals)
     if not args.no_record:
@@ -227,7 +243,7 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None, stdout
         else:
             try:
                 path = _save(_record(ending, seats, args, seed, started), args.records, seats, args.episode, started)
-            except OSError as e:
+            except (OSError, ValueError) as e:  # ValueError: a deal cut off in the middle of a move
                 print(f"Could not save the record in {args.records}: {e}", file=out)
             else:
                 print(f"Record saved: {path}", file=out)
@@ -254,6 +270,6 @@ def _summary(ending: Ending, seats: Seats, names: list[str], episode: str, out: 
         who = side_label(deal, side, names)
         if seats.game == "three" and len(winners) > 1:
             who = " and ".join(names[p] for p in winners)
-        print(f"{who[0].upper()}{who[1:]} won the match: {score}", file=out)
+        print(f"Match won by {who}: {score}", file=out)
     else:
         print(f"The match was not finished: {score}", file=out)

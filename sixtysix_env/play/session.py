@@ -13,13 +13,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from ..cards import card_symbol, cards_of
-from ..engine import Deal
+from ..cards import NUM_CARDS, card_symbol, cards_of
+from ..engine import Deal, Decision
 from ..match import Match
 from ..multiplayer import FourDeal, TableMatch, ThreeDeal
+from ..multiplayer.table import TableDecision
 from ..textplay import match_score_text, move_text, outcome_text, step_notes
 from .moves import EntryError, keyed_moves, moves_text, parse_entry
-from .view import prompt_text, table_text, tricks_played
+from .view import Trick, prompt_text, table_text, trick_text
 
 __all__ = ["Seats", "Session", "Ending", "help_text", "describe_seats"]
 
@@ -65,7 +66,8 @@ class Seats:
 
 @dataclass
 class Ending:
-    """How a session ended: ``status`` is finished, quit, input ended or agent failed."""
+    """How a session ended: ``status`` is finished, quit, input ended, interrupted or agent failed
+    (then ``message`` says which agent and how)."""
 
     status: str
     deals: list[Any] = field(default_factory=list)
@@ -93,11 +95,9 @@ class Session:
         master = random.Random(seed)
         self.deal_rng = random.Random(master.getrandbits(64))
         self.agent_rng = random.Random(master.getrandbits(64))
-        n = len(seats.names)
         # In the person's screens the person is "you"; announcements use the same names.
         self.names = list(seats.names)
         self.names[seats.human] = "you"
-        self.n = n
         self.failure = ""
 
     # ------------------------------------------------------------------ output
@@ -112,19 +112,22 @@ class Session:
 
     # ------------------------------------------------------------------ the game
     def run(self) -> Ending:
+        """Play to the end; ``self.ending`` holds the game so far also if ``run`` is interrupted."""
         match = self._new_match()
-        ending = Ending("finished", [match.deal], match)
+        ending = self.ending = Ending("finished", [match.deal], match)
         number = 1
         while True:
             status = self._play_deal(match, number)
             if status != "finished":
-                ending.status = status
+                ending.status, ending.message = status, self.failure
                 return ending
             deal = match.deal
             self.say(f"Result: {outcome_text(deal, self.names)}.")
+            unit = "stakes" if self.seats.game == "three" else "game points"
             if self.episode == "deal":
+                self.say(f"Score ({unit}): {match_score_text(match.scores, deal, self.names)}")
                 return ending
-            self.say(f"Match score: {match_score_text(match.scores, deal, self.names)}")
+            self.say(f"Match score ({unit}): {match_score_text(match.scores, deal, self.names)}")
             if match.is_over:
                 return ending
             match.next_deal()
@@ -140,6 +143,8 @@ class Session:
 
     def _play_deal(self, match: Any, number: int) -> str:
         deal = match.deal
+        self.tricks: list[Trick] = []
+        self._trick: list[tuple[int, int]] = []
         self._deal_header(deal, match, number)
         while not deal.is_over:
             p = deal.current_player
@@ -176,7 +181,18 @@ class Session:
             return None
         return int(action)
 
+    def _follow_tricks(self, before: Any, after: Any, p: int, action: int) -> None:
+        """Keep the finished tricks (public): the cards played in lead and follow decisions."""
+        two = isinstance(after, Deal)
+        plays = (Decision.LEAD, Decision.FOLLOW) if two else (TableDecision.LEAD, TableDecision.FOLLOW)
+        if action < NUM_CARDS and before.decision in plays:
+            self._trick.append((p, action))
+        if after.trick_count > before.trick_count:
+            self.tricks.append((self._trick, after.leader if two else after.last_winner))
+            self._trick = []
+
     def _announce(self, before: Any, after: Any, p: int, action: int) -> None:
+        self._follow_tricks(before, after, p, action)
         names = self.names
         notes = step_notes(before, after, names)
         me = self.seats.human
@@ -194,7 +210,7 @@ class Session:
     def _show(self, deal: Any) -> None:
         view = deal.information_state(self.seats.human)
         self.say()
-        self.say(table_text(view, self.names, self.recall))
+        self.say(table_text(view, self.names, self.recall, self.tricks))
         self.say(prompt_text(view, self.names))
         self.say(moves_text(keyed_moves(view)))
 
@@ -223,22 +239,21 @@ class Session:
             elif choice == "show":
                 self._show(deal)
             elif choice == "tricks":
-                self._tricks(view)
+                self._tricks()
             elif choice == "quit":
                 self.say("You stopped the game.")
                 return "quit"
             else:
                 return int(choice)
 
-    def _tricks(self, view: Any) -> None:
+    def _tricks(self) -> None:
         if self.recall == "human":
             self.say("  (human recall: only the last trick is shown, as at a real table)")
             return
-        done = tricks_played(view)
-        if not done:
+        if not self.tricks:
             self.say("  no trick has been played yet")
-        for i, trick in enumerate(done, start=1):
-            self.say(f"  {i:>2}. " + ", ".join(f"{self.names[p]} {card_symbol(c)}" for p, c in trick))
+        for i, trick in enumerate(self.tricks, start=1):
+            self.say(f"  {i:>2}. {trick_text(trick, self.names)}")
 
 
 def describe_seats(seats: Seats, names: Sequence[str]) -> str:

@@ -19,36 +19,40 @@ from ..multiplayer.table import TableDecision, trick_winner
 from ..render import hand_text
 from ..textplay import SUITS, side_label
 
-__all__ = ["table_text", "prompt_text", "tricks_played"]
+__all__ = ["Trick", "table_text", "prompt_text", "tricks_played", "trick_text"]
 
 
-def tricks_played(view: Any) -> list[list[tuple[int, int]]]:
-    """Every finished trick of the deal as [(seat, card), ...] in playing order, from the public history."""
+Trick = tuple[list[tuple[int, int]], int]
+"""A finished trick: its (seat, card) plays in order, and the seat that took it."""
+
+
+def tricks_played(view: Any) -> list[Trick]:
+    """Every finished trick of the deal, read from the public history (every card action there is a
+    card played; a session that also sees other card decisions keeps its own list)."""
     n = 2 if isinstance(view, InfoState) else view.n_players
     shift = 5 if n == 2 else 6
-    out: list[list[tuple[int, int]]] = []
+    out: list[Trick] = []
     trick: list[tuple[int, int]] = []
     for x in view.history:
         a = x & ((1 << shift) - 1)
         if a < NUM_CARDS:
             trick.append((x >> shift, a))
             if len(trick) == n:
-                out.append(trick)
+                out.append((trick, trick[trick_winner([c for _, c in trick], view.trump)][0]))
                 trick = []
     return out
 
 
-def _trick_text(trick: list[tuple[int, int]], trump: int, names: Sequence[str]) -> str:
-    cards = [c for _, c in trick]
-    winner = trick[trick_winner(cards, trump)][0]
-    return ", ".join(f"{names[p]} {card_symbol(c)}" for p, c in trick) + f"  → {names[winner]}"
+def trick_text(trick: Trick, names: Sequence[str]) -> str:
+    plays, winner = trick
+    return ", ".join(f"{names[p]} {card_symbol(c)}" for p, c in plays) + f"  → {names[winner]}"
 
 
 def _suits(mask: int) -> str:
     return " ".join(SUITS[s] for s in range(4) if mask >> s & 1)
 
 
-def _two_player_lines(v: InfoState, names: Sequence[str], recall: str) -> list[str]:
+def _two_player_lines(v: InfoState, names: Sequence[str], recall: str, done: list[Trick]) -> list[str]:
     me, opp = v.player, v.opponent
     trump = card_symbol(v.trump_card)
     where = {
@@ -78,16 +82,15 @@ def _two_player_lines(v: InfoState, names: Sequence[str], recall: str) -> list[s
     if v.known_opponent:
         how = "all known now" if not v.stock_size else "seen"
         lines.append(f"  {names[opp]} holds {hand_text(v.known_opponent, v.trump)}  ({how})")
-    done = tricks_played(v)
     if done:
-        lines.append(f"  last trick {_trick_text(done[-1], v.trump, names)}")
+        lines.append(f"  last trick {trick_text(done[-1], names)}")
     if v.lead_card >= 0:
         lines.append(f"  on table   {names[v.leader]} led {card_symbol(v.lead_card)}")
     lines.append(f"  your hand  {hand_text(v.hand, v.trump)}")
     return lines
 
 
-def _table_lines(v: Any, names: Sequence[str], recall: str) -> list[str]:
+def _table_lines(v: Any, names: Sequence[str], recall: str, done: list[Trick]) -> list[str]:
     me = v.player
     if v.trump < 0:
         lines = ["  trump      not named yet"]
@@ -111,9 +114,8 @@ def _table_lines(v: Any, names: Sequence[str], recall: str) -> list[str]:
         shown = v.known[q] & ~(1 << v.trump_card if v.trump_card >= 0 else 0) if q != me else 0
         if shown:
             lines.append(f"  {names[q]} holds {hand_text(shown, v.trump)}  (shown)")
-    done = tricks_played(v)
     if done:
-        lines.append(f"  last trick {_trick_text(done[-1], v.trump, names)}")
+        lines.append(f"  last trick {trick_text(done[-1], names)}")
     if v.trick:
         played = ", ".join(f"{names[(v.leader + i) % v.n_players]} {card_symbol(c)}" for i, c in enumerate(v.trick))
         lines.append(f"  on table   {played}")
@@ -122,11 +124,13 @@ def _table_lines(v: Any, names: Sequence[str], recall: str) -> list[str]:
     return lines
 
 
-def table_text(view: Any, names: Sequence[str], recall: str = "perfect") -> str:
-    """The table as this seat sees it (names are per seat, the person's own being "you")."""
+def table_text(view: Any, names: Sequence[str], recall: str = "perfect", tricks: list[Trick] | None = None) -> str:
+    """The table as this seat sees it (names are per seat, the person's own being "you"); ``tricks``
+    are the finished tricks if the caller keeps them, else :func:`tricks_played`."""
+    done = tricks if tricks is not None else tricks_played(view)
     if isinstance(view, InfoState):
-        return "\n".join(_two_player_lines(view, names, recall))
-    return "\n".join(_table_lines(view, names, recall))
+        return "\n".join(_two_player_lines(view, names, recall, done))
+    return "\n".join(_table_lines(view, names, recall, done))
 
 
 def prompt_text(view: Any, names: Sequence[str]) -> str:
@@ -164,4 +168,7 @@ def prompt_text(view: Any, names: Sequence[str]) -> str:
         return "Your card: follow suit if you can, else trump."
     if d == TableDecision.PARTNER_MARRIAGE:
         return f"Your partner {names[view.leader]} leads. Show a marriage?"
-    return "Your team may go out now (claim 66)."
+    if d == TableDecision.CLAIM:
+        return "Your team may go out now (claim 66)."
+    rounds = {"REDEAL": "Demand a redeal, or play on?", "BID": "Name a contract, or pass?"}
+    return rounds.get(d.name, f"Your decision: {d.name.lower().replace('_', ' ')}.")
