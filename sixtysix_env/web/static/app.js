@@ -149,7 +149,7 @@ function drawHands(view, locked) {
   hand.replaceChildren();
   for (const c of view.players[bottom].hand || []) {
     let extra = "";
-    if (myTurn) extra = legal.has(c) ? "playable" : "dimmed";
+    if (myTurn && legal.size) extra = legal.has(c) ? "playable" : "dimmed"; // no card to play: a button decides
     const node = cardEl(c, { extra });
     if (legal.has(c)) {
       node.tabIndex = 0;
