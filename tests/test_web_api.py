@@ -321,6 +321,12 @@ def test_uploaded_records_are_replayed_and_bad_ones_refused(client):
     assert r.status_code == 400 and "is this a sixtysix-env game record?" in r.json["error"]
     r = client.post("/api/replay", data="")
     assert r.status_code == 400 and "send a game record" in r.json["error"]
+    r = client.post("/api/replay", data="hello")
+    assert r.status_code == 400 and "not valid JSON (line 1, column 1" in r.json["error"]
+    r = client.post("/api/replay", data=b"\xff\xfe")
+    assert r.status_code == 400 and "not UTF-8" in r.json["error"]
+    r = client.post("/api/replay", json=[1, 2])
+    assert r.status_code == 400 and "expected a JSON object" in r.json["error"]
     r = client.post("/api/replay", json={**record, "game": "three"})
     assert r.status_code == 400 and "bad game record" in r.json["error"]
 

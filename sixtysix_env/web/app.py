@@ -19,6 +19,7 @@ fails, and a refused request changes nothing):
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 import uuid
@@ -246,9 +247,17 @@ def create_app(
 
     @route("/api/replay", ("POST",))
     def replay_upload() -> Any:
-        body = _json_body()
-        if not body:
+        raw = request.get_data()
+        if not raw.strip():
             raise ApiError(400, "send a game record (the JSON of a saved file) as the request body")
+        try:
+            body = json.loads(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise ApiError(400, "this is not a game record: the file is not UTF-8 text") from None
+        except json.JSONDecodeError as e:
+            raise ApiError(
+                400, f"this is not a game record: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})"
+            ) from None
         try:
             return jsonify(name=None, **replay_frames(body))
         except ValueError as e:
