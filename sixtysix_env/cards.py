@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
 
+from .checks import as_index
+
 __all__ = [
     "Suit",
     "Rank",
@@ -99,10 +101,11 @@ def card_symbol(c: int) -> str:
 
 def parse_card(text: str | int) -> int:
     """Card id from ``"QH"``, ``"10H"``, ``"Q♥"``, ``"qh"`` or an int id already."""
-    if isinstance(text, int) and not isinstance(text, bool):
-        if 0 <= text < NUM_CARDS:
-            return text
-        raise ValueError(f"card id {text} out of range: allowed 0..{NUM_CARDS - 1}")
+    cid = as_index(text)
+    if cid is not None:
+        if 0 <= cid < NUM_CARDS:
+            return cid
+        raise ValueError(f"card id {text!r} out of range: allowed 0..{NUM_CARDS - 1}")
     if not isinstance(text, str):
         raise ValueError(f"cannot read a card from {text!r}: expected a string like 'QH' or an int id")
     s = text.strip().upper()
@@ -120,6 +123,8 @@ def parse_cards(texts: str | Iterable[str | int]) -> list[int]:
     """Card ids from ``"QH TS 9C"`` or an iterable of card strings/ids."""
     if isinstance(texts, str):
         texts = texts.replace(",", " ").split()
+    elif not isinstance(texts, Iterable):
+        raise ValueError(f"cannot read cards from {texts!r}: expected a string like 'QH TS' or a list of cards")
     return [parse_card(t) for t in texts]
 
 

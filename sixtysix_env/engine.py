@@ -14,14 +14,13 @@ tricks, drawing, going out under automatic claiming, scoring) on the way.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from enum import IntEnum
-from operator import index
-from typing import Any, Protocol
 
 from .actions import CLOSE, EXCHANGE, GO_OUT, MARRIAGE, NUM_ACTIONS, PASS, action_label, action_str, actions_of
 from .actions import parse_action as parse_action_text
 from .cards import CARD_POINTS, NUM_CARDS, SUIT_MASK, Rank, card, card_str, cards_str, parse_cards
+from .checks import as_index, check_int
+from .deal_types import Decision, Outcome, RandomSource, Termination
+from .infostate import InfoState
 from .rules import Rules, get_rules
 
 __all__ = [
@@ -43,52 +42,6 @@ MAX_DEAL_ACTIONS = 48
 """Upper bound on the actions of one deal (24 cards, 6 draws, exchanges, close, marriages, claims)."""
 
 
-class Decision(IntEnum):
-    """What the player to act is deciding."""
-
-    LEAD = 0
-    """On lead: exchange, close, declare a marriage, lead a card, or go out (explicit claiming)."""
-    FOLLOW = 1
-    """Play a card to the card led (or first exchange, under ``exchange_timing="any_turn"``)."""
-    DRAW = 2
-    """After winning a phase-1 trick: close before drawing (29) or draw (30)."""
-    CLOSING_EXCHANGE = 3
-    """The opponent has just closed: exchange the trump nine (28) or keep it (30)."""
-    CLAIM = 4
-    """Explicit claiming, all cards played: go out (31) or let the deal be scored (30)."""
-
-
-class Termination(IntEnum):
-    """How a deal ended (RULES.md 2.9)."""
-
-    WENT_OUT = 0
-    """A player went out with 66 or more."""
-    FALSE_CLAIM = 1
-    """A player went out with fewer than 66 (explicit claiming): the opponent wins."""
-    CLOSER_FAILED = 2
-    """The stock was closed and the closer did not go out: the opponent wins."""
-    PLAYED_OUT = 3
-    """All tricks played without closing; decided by points or by the last trick."""
-    DRAWN = 4
-    """Played out with equal points: nobody scores."""
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """The result of a finished deal: ``winner`` is -1 for a drawn deal."""
-
-    winner: int
-    game_points: int
-    termination: Termination
-
-    def returns(self) -> tuple[int, int]:
-        """Zero-sum game points per player: (+g, -g), (-g, +g) or (0, 0)."""
-        if self.winner < 0:
-            return (0, 0)
-        g = self.game_points
-        return (g, -g) if self.winner == 0 else (-g, g)
-
-
 class IllegalActionError(ValueError):
     """An action that is not legal in this position; the message names the legal ones."""
 
@@ -99,8 +52,21 @@ class IllegalActionError(ValueError):
         super().__init__(f"illegal action {action!r} in {position}: legal actions are {names}")
 
 
-class RandomSource(Protocol):
-    def shuffle(self, x: Any) -> None: ...
+def _check_scores(scores: object) -> tuple[int, int]:
+    """Match scores before a deal: two game-point totals of 0 or more."""
+    if isinstance(scores, str | bytes) or not isinstance(scores, Sequence) or len(scores) != 2:
+        raise ValueError(f"scores={scores!r} is not allowed: give (player 0's, player 1's) game points")
+    return (check_int("scores[0]", scores[0], 0), check_int("scores[1]", scores[1], 0))
+
+
+def _parse_place(where: str, cards: object) -> list[int]:
+    """The cards of one hand or the stock; a ValueError naming the place when unreadable."""
+    if not isinstance(cards, str) and not isinstance(cards, Sequence):
+        raise ValueError(f"{where}={cards!r} is not allowed: give a list of cards or a string such as 'QH TS 9C'")
+    try:
+        return parse_cards(cards)  # type: ignore[arg-type]
+    except ValueError as e:
+        raise ValueError(f"{where}: {e}") from None
 
 
 # Tables built once at import: who wins a trick, which follow cards beat the lead.
@@ -148,6 +114,7 @@ class Deal:
         "closed_by",
         "closed_opp_tricks",
         "closed_opp_points",
+        "closed_own_tricks",
         "points",
         "pending",
         "tricks",
@@ -179,6 +146,7 @@ class Deal:
     closed_by: int
     closed_opp_tricks: int
     closed_opp_points: int
+    closed_own_tricks: int
     points: list[int]
     pending: list[int]
     tricks: list[int]
@@ -207,6 +175,10 @@ class Deal:
         r = get_rules(rules)
         if rng is None:
             raise ValueError("Deal.new needs an rng (random.Random or numpy Generator) for reproducible deals")
+        if not callable(getattr(rng, "shuffle", None)):
+            raise TypeError(f"rng={rng!r} is not allowed: use an object with shuffle(list), such as random.Random")
+        dealer = check_int("dealer", dealer, 0, 1)
+        scores = _check_scores(scores)
         deck = [c for c in range(NUM_CARDS) if r.deck_mask >> c & 1]
         rng.shuffle(deck)
         deck = [int(c) for c in deck]
@@ -230,25 +202,26 @@ class Deal:
         """A deal from given cards: ``hands[p]`` for each player, ``stock`` top first (its last card
         is the face-up trump card). Raises ``ValueError`` naming what is wrong with the arrangement."""
         r = get_rules(rules)
-        if len(hands) != 2:
-            raise ValueError(f"arrangement needs 2 hands, got {len(hands)}")
-        parsed_hands = tuple(tuple(parse_cards(h)) for h in hands)
-        parsed_stock = tuple(parse_cards(stock))
-        if dealer not in (0, 1):
-            raise ValueError(f"dealer must be 0 or 1, got {dealer!r}")
-        for p, h in enumerate(parsed_hands):
-            if len(h) != r.hand_size:
-                raise ValueError(f"hand {p} has {len(h)} cards; {r.name} rules deal {r.hand_size}")
-        if len(parsed_stock) != r.stock_size:
-            raise ValueError(f"stock has {len(parsed_stock)} cards; {r.name} rules leave {r.stock_size}")
+        dealer = check_int("dealer", dealer, 0, 1)
+        scores = _check_scores(scores)
+        if isinstance(hands, str) or not isinstance(hands, Sequence) or len(hands) != 2:
+            raise ValueError(f"hands={hands!r} is not allowed: give 2 hands (lists of cards or card strings)")
+        parsed_hands = tuple(tuple(_parse_place(f"hand {p}", h)) for p, h in enumerate(hands))
+        parsed_stock = tuple(_parse_place("stock", stock))
         seen: dict[int, str] = {}
         for where, cards in (("hand 0", parsed_hands[0]), ("hand 1", parsed_hands[1]), ("stock", parsed_stock)):
             for c in cards:
                 if not r.deck_mask >> c & 1:
                     raise ValueError(f"{card_str(c)} in {where} is not in the {r.deck_size}-card deck")
                 if c in seen:
-                    raise ValueError(f"duplicate card {card_str(c)} (in {seen[c]} and {where})")
+                    places = f"twice in {where}" if seen[c] == where else f"in {seen[c]} and {where}"
+                    raise ValueError(f"duplicate card {card_str(c)} ({places}): each card is dealt once")
                 seen[c] = where
+        for p, h in enumerate(parsed_hands):
+            if len(h) != r.hand_size:
+                raise ValueError(f"hand {p} has {len(h)} cards; {r.name} rules deal {r.hand_size}")
+        if len(parsed_stock) != r.stock_size:
+            raise ValueError(f"stock has {len(parsed_stock)} cards; {r.name} rules leave {r.stock_size}")
         missing = [c for c in range(NUM_CARDS) if r.deck_mask >> c & 1 and c not in seen]
         if missing:
             raise ValueError(f"missing cards: {cards_str(missing)}")
@@ -280,6 +253,7 @@ class Deal:
         d.closed_by = -1
         d.closed_opp_tricks = 0
         d.closed_opp_points = 0
+        d.closed_own_tricks = 0
         d.points = [0, 0]
         d.pending = [0, 0]
         d.tricks = [0, 0]
@@ -314,6 +288,7 @@ class Deal:
         d.closed_by = self.closed_by
         d.closed_opp_tricks = self.closed_opp_tricks
         d.closed_opp_points = self.closed_opp_points
+        d.closed_own_tricks = self.closed_own_tricks
         d.points = self.points[:]
         d.pending = self.pending[:]
         d.tricks = self.tricks[:]
@@ -356,15 +331,17 @@ class Deal:
     def legal_actions(self) -> list[int]:
         return actions_of(self.legal_mask())
 
-    def is_legal(self, action: int) -> bool:
-        return 0 <= action < NUM_ACTIONS and bool(self.legal_mask() >> action & 1)
+    def is_legal(self, action: object) -> bool:
+        """Whether ``action`` (an int, numpy integer or 0-d integer array) is legal now."""
+        a = as_index(action)
+        return a is not None and 0 <= a < NUM_ACTIONS and bool(self.legal_mask() >> a & 1)
 
     def returns(self) -> tuple[int, int]:
         """Game points won (+) and lost (-) per player; (0, 0) while the deal runs or after a draw."""
         return self.outcome.returns() if self.outcome is not None else (0, 0)
 
     def counted_points(self, player: int) -> int:
-        """Card points of the tricks won plus the marriages that count (RULES.md 2.8)."""
+        """Card points of the tricks won plus the marriages that count (docs/RULES.md 2.8)."""
         return self.points[player]
 
     def can_exchange(self, player: int) -> bool:
@@ -443,11 +420,8 @@ class Deal:
         mask = self._mask
         if mask < 0:
             mask = self.legal_mask()
-        try:
-            a = index(action)
-        except TypeError:
-            raise IllegalActionError(action, actions_of(mask), self.describe()) from None
-        if not (0 <= a < NUM_ACTIONS and mask >> a & 1):
+        a = as_index(action)
+        if a is None or not (0 <= a < NUM_ACTIONS and mask >> a & 1):
             raise IllegalActionError(action, actions_of(mask), self.describe())
         self._mask = -1
         p = self.current
@@ -576,6 +550,7 @@ class Deal:
         self.just_closed = True
         self.closed_opp_tricks = self.tricks[o]
         self.closed_opp_points = self.points[o]
+        self.closed_own_tricks = self.tricks[p]
         if self.rules.exchange_at_closing and len(self.stock) >= 2 and self.hands[o] >> self.exchange_card & 1:
             self.current = o
             self.decision = Decision.CLOSING_EXCHANGE
@@ -592,6 +567,12 @@ class Deal:
         return 2 if loser_points < GOAL // 2 else 1
 
     def _closer_fail_points(self) -> int:
+        """What the closer's opponent scores when the closer fails (RULES 2.9 and the 6-point rule)."""
+        six = self.rules.failed_close_six
+        if six != "never" and self.tricks[self.closed_by] == self.closed_own_tricks:
+            return 6
+        if six == "or_opponent_no_trick" and self.closed_opp_tricks == 0:
+            return 6
         if self.rules.closer_fail == "always_3" or self.closed_opp_tricks == 0:
             return 3
         return 2
@@ -602,8 +583,6 @@ class Deal:
             pts, tricks = self.closed_opp_points, self.closed_opp_tricks
         else:
             pts, tricks = self.points[opp], self.tricks[opp]
-        if self._is_schwarz(pts, tricks):
-            return r.closed_schwarz_points
         return 3 if r.closer_win == "always_3" else self._game_points(pts, tricks)
 
     def _go_out(self, p: int) -> None:
@@ -638,10 +617,8 @@ class Deal:
         self._mask = 0
 
     # ------------------------------------------------------------------ views and text
-    def information_state(self, player: int) -> Any:
-        """Exactly what ``player`` may know now (an :class:`~sixtysix_env.infostate.InfoState`)."""
-        from .infostate import InfoState
-
+    def information_state(self, player: int) -> InfoState:
+        """Exactly what ``player`` may know now."""
         return InfoState.of(self, player)
 
     def hidden_cards(self, player: int) -> tuple[int, int]:
@@ -686,13 +663,15 @@ class Deal:
         h0, h1, stock, dealer = self.arrangement
         played = " ".join(action_str(x & 31) for x in self.history)
         return (
-            f"{self.rules.name}; dealer={dealer}; hands={cards_str(h0)} | {cards_str(h1)}; "
+            f"{self.rules.notation()}; dealer={dealer}; hands={cards_str(h0)} | {cards_str(h1)}; "
             f"stock={cards_str(stock)}; played={played}"
         )
 
     @classmethod
     def from_notation(cls, text: str, rules: Rules | None = None) -> Deal:
-        """Read :meth:`to_notation` text; ``rules`` overrides the preset named in it."""
+        """Read :meth:`to_notation` text; ``rules`` overrides the rules written in it."""
+        if not isinstance(text, str):
+            raise TypeError(f"position text must be a string, got {text!r}")
         parts = [p.strip() for p in text.split(";")]
         if len(parts) != 5:
             raise ValueError(
@@ -706,7 +685,10 @@ class Deal:
             fields[key.strip()] = value.strip()
         try:
             hands = fields["hands"].split("|")
-            deal = cls.from_arrangement(hands, fields["stock"], int(fields["dealer"]), rules or get_rules(parts[0]))
+            dealer = fields["dealer"]
+            if dealer not in ("0", "1"):
+                raise ValueError(f"bad dealer {dealer!r} in position text: write dealer=0 or dealer=1")
+            deal = cls.from_arrangement(hands, fields["stock"], int(dealer), get_rules(rules or parts[0]))
         except KeyError as e:
             raise ValueError(f"position text lacks the field {e.args[0]!r}") from None
         return deal.apply_all(fields["played"])

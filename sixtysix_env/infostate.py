@@ -10,22 +10,103 @@ full :class:`~sixtysix_env.engine.Deal` (the determinization PIMC needs).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .engine import Deal, Decision, Outcome
+from .actions import actions_of
+from .cards import cards_str
+from .deal_types import Decision, Outcome, RandomSource
 from .rules import Rules
 
-if TYPE_CHECKING:
-    from .engine import RandomSource
-
-__all__ = ["InfoState", "TRUMP_IN_STOCK", "TRUMP_WITH_ME", "TRUMP_WITH_OPPONENT", "TRUMP_PLAYED"]
+__all__ = ["InfoState", "LegalMask", "TRUMP_IN_STOCK", "TRUMP_WITH_ME", "TRUMP_WITH_OPPONENT", "TRUMP_PLAYED"]
 
 TRUMP_IN_STOCK, TRUMP_WITH_ME, TRUMP_WITH_OPPONENT, TRUMP_PLAYED = range(4)
 
 
+class LegalMask(int):
+    """An action bitmask (bit ``a`` set: action ``a`` legal) that can also be called, so
+    ``info.legal_mask()`` reads as ``deal.legal_mask()`` does; ``info.legal_mask`` stays an int."""
+
+    __slots__ = ()
+
+    def __call__(self) -> int:
+        return int(self)
+
+
 class InfoState:
     """A player's view of a deal. Per-player tuples are indexed by absolute player (0 or 1);
-    ``player`` says whose view this is and ``opponent`` is the other one."""
+    ``player`` says whose view this is and ``opponent`` is the other one.
+
+    Card sets are ``int`` bitmasks over card ids (id = 6 * suit + rank, suits clubs, spades,
+    hearts, diamonds = 0..3, ranks 9 J Q K 10 A = 0..5): ``cards_of(mask)`` lists the ids and
+    ``cards_str(mask)`` writes them (``"9C JC AC"``). Action ids are those of
+    :mod:`sixtysix_env.actions` (0-23 play a card, 24-27 marriage, 28 exchange, 29 close, 30 pass,
+    31 go out). The examples below are one position of a standard deal, player 0 to follow.
+
+    - ``rules`` (Rules): the rule system of the deal. Example: info.rules.name == "standard",
+      info.rules.match_target == 7.
+    - ``player`` (int): whose view this is: 0 or 1. Example: 0.
+    - ``opponent`` (int): the other player, ``1 - player``. Example: 1.
+    - ``dealer`` (int): who dealt; the other player leads the first trick. Example: 0.
+    - ``decision`` (Decision or None): what the player to act decides: ``LEAD``, ``FOLLOW``,
+      ``DRAW`` (close or draw after winning a trick), ``CLOSING_EXCHANGE`` (the opponent just
+      closed: exchange the nine or not), ``CLAIM`` (explicit claiming, all cards played); ``None``
+      once the deal is over. Example: Decision.FOLLOW.
+    - ``current_player`` (int): who acts now; -1 once the deal is over. Example: 0.
+    - ``leader`` (int): who leads (or led) the current trick: the winner of the last trick. Example:
+      1.
+    - ``lead_card`` (int): card id led to the current trick; -1 when none (you are leading).
+      Example: 13 (KH).
+    - ``declared`` (int): suit of the marriage the leader has just declared (he must now lead its K
+      or Q); -1 otherwise. Example: -1.
+    - ``just_closed`` (bool): the leader closed the stock on this lead and has not led yet. Example:
+      False.
+    - ``hand`` (int): my cards as a bitmask: bit c set when card id c is in my hand
+      (``cards_of(info.hand)`` lists them). Example: 2162979 (9C JC AC QS TH KD).
+    - ``opponent_hand_size`` (int): cards in the opponent's hand. Example: 5.
+    - ``known_opponent`` (int): bitmask of the opponent's cards I know: the trump card he took by
+      exchange, the partner of a marriage he showed; all his cards once the stock is gone. Example:
+      0.
+    - ``unseen`` (int): bitmask of the cards I cannot place (the opponent's unknown cards and the
+      face-down stock); 0 once the stock is gone. Example: 14584980 (12 cards).
+    - ``trump`` (int): trump suit: 0 ♣, 1 ♠, 2 ♥, 3 ♦. Example: 0 (clubs).
+    - ``trump_card`` (int): card id turned up for trump. Example: 3 (KC).
+    - ``trump_location`` (int): where the trump card is: 0 in the stock, 1 with me, 2 with the
+      opponent, 3 played (``TRUMP_IN_STOCK`` ... ``TRUMP_PLAYED``). Example: 0.
+    - ``exchange_card`` (int): the card that may be exchanged for the trump card (the trump nine;
+      the jack in schnapsen). Example: 0 (9C).
+    - ``stock_size`` (int): cards left in the stock, the face-up one included. Example: 8.
+    - ``stock_bottom`` (int): the face-up card under the stock (the trump card, or the nine after an
+      exchange); -1 when the stock is gone. Example: 3.
+    - ``closed_by`` (int): who closed the stock; -1 if nobody. Example: -1.
+    - ``closed_opp_tricks`` (int): tricks the closer's opponent had won when the stock was closed
+      (decides the game points). Example: 0.
+    - ``closed_opp_points`` (int): counted points of the closer's opponent when the stock was
+      closed. Example: 0.
+    - ``closed_own_tricks`` (int): tricks the closer had won when the stock was closed (a closer who
+      wins no trick after closing may lose 6 game points, ``Rules.failed_close_six``). Example: 0.
+    - ``points`` (tuple[int, int]): counted points per player (index 0 and 1, not me/opponent): card
+      points of the tricks won plus the marriages that count; 66 wins. Example: (3, 4).
+    - ``pending`` (tuple[int, int]): marriage points declared but not counted yet (they count once
+      that player wins a trick). Example: (0, 0).
+    - ``tricks`` (tuple[int, int]): tricks won per player. Example: (1, 1).
+    - ``won_cards`` (tuple[int, int]): bitmask of the cards in each player's won tricks. Example:
+      (20480, 576).
+    - ``marriages`` (tuple[int, int]): bitmask of the suits (bit s) in which each player declared a
+      marriage. Example: (0, 0).
+    - ``claim_chance`` (tuple[bool, bool]): explicit claiming: whether each player may go out
+      (action 31) now. Example: (False, False).
+    - ``trick_count`` (int): tricks played so far. Example: 2.
+    - ``history`` (tuple[int, ...]): every action of the deal in order, each as ``player * 32 +
+      action`` (``h >> 5`` is the player, ``h & 31`` the action); draws from the stock are not
+      actions. Example: (44, 14, 30, ...): 44 is player 1 playing card 12 (9H).
+    - ``scores`` (tuple[int, int]): the match score (game points per player) when this deal started.
+      Example: (0, 0).
+    - ``legal_mask`` (LegalMask, an int): my legal actions as a bitmask (bit a set when action a is
+      legal); 0 when it is not my turn. It can also be called, ``info.legal_mask()``, as
+      ``deal.legal_mask()`` is; ``legal_actions()`` lists them. Example: 2162979.
+    - ``outcome`` (Outcome or None): the result once the deal is over (``winner``, ``game_points``,
+      ``termination``), else ``None``. Example: None.
+    """
 
     __slots__ = (
         "rules",
@@ -51,6 +132,7 @@ class InfoState:
         "closed_by",
         "closed_opp_tricks",
         "closed_opp_points",
+        "closed_own_tricks",
         "points",
         "pending",
         "tricks",
@@ -63,6 +145,7 @@ class InfoState:
         "legal_mask",
         "outcome",
         "_known",
+        "_deal_class",
     )
 
     rules: Rules
@@ -88,6 +171,7 @@ class InfoState:
     closed_by: int
     closed_opp_tricks: int
     closed_opp_points: int
+    closed_own_tricks: int
     points: tuple[int, int]
     pending: tuple[int, int]
     tricks: tuple[int, int]
@@ -97,13 +181,16 @@ class InfoState:
     trick_count: int
     history: tuple[int, ...]
     scores: tuple[int, int]
-    legal_mask: int
+    legal_mask: LegalMask
     outcome: Outcome | None
     _known: tuple[int, int]
+    _deal_class: type
+    """The class of the deal this view was taken from: ``sample`` deals one of the same kind (so
+    this module needs no import of the engine, which imports it)."""
 
     @classmethod
-    def of(cls, deal: Deal, player: int) -> InfoState:
-        """The view of ``player`` (0 or 1) on ``deal``."""
+    def of(cls, deal: Any, player: int) -> InfoState:
+        """The view of ``player`` (0 or 1) on ``deal`` (a :class:`~sixtysix_env.engine.Deal`)."""
         if player not in (0, 1):
             raise ValueError(f"player must be 0 or 1, got {player!r}")
         o = 1 - player
@@ -145,6 +232,7 @@ class InfoState:
         s.closed_by = deal.closed_by
         s.closed_opp_tricks = deal.closed_opp_tricks
         s.closed_opp_points = deal.closed_opp_points
+        s.closed_own_tricks = deal.closed_own_tricks
         s.points = (deal.points[0], deal.points[1])
         s.pending = (deal.pending[0], deal.pending[1])
         s.tricks = (deal.tricks[0], deal.tricks[1])
@@ -154,9 +242,10 @@ class InfoState:
         s.trick_count = deal.trick_count
         s.history = tuple(deal.history)
         s.scores = deal.scores
-        s.legal_mask = deal.legal_mask() if not over and deal.current == player else 0
+        s.legal_mask = LegalMask(deal.legal_mask() if not over and deal.current == player else 0)
         s.outcome = deal.outcome
         s._known = (deal.known[0], deal.known[1])
+        s._deal_class = type(deal)
         return s
 
     @property
@@ -164,20 +253,18 @@ class InfoState:
         return self.current_player == self.player
 
     def legal_actions(self) -> list[int]:
-        from .actions import actions_of
-
         return actions_of(self.legal_mask)
 
-    def sample(self, rng: RandomSource) -> Deal:
-        """A full deal consistent with this view: the unseen cards dealt at random between the
-        opponent's unknown hand slots and the face-down stock."""
+    def sample(self, rng: RandomSource) -> Any:
+        """A full deal (a :class:`~sixtysix_env.engine.Deal`) consistent with this view: the unseen
+        cards dealt at random between the opponent's unknown hand slots and the face-down stock."""
         o = self.opponent
         pool = [c for c in range(24) if self.unseen >> c & 1]
         rng.shuffle(pool)
         pool = [int(c) for c in pool]
         known_opp = self.known_opponent
         n_opp = self.opponent_hand_size - known_opp.bit_count()
-        d = object.__new__(Deal)
+        d = object.__new__(self._deal_class)
         d.rules = self.rules
         d.dealer = self.dealer
         d.trump = self.trump
@@ -197,6 +284,7 @@ class InfoState:
         d.closed_by = self.closed_by
         d.closed_opp_tricks = self.closed_opp_tricks
         d.closed_opp_points = self.closed_opp_points
+        d.closed_own_tricks = self.closed_own_tricks
         d.points = list(self.points)
         d.pending = list(self.pending)
         d.tricks = list(self.tricks)
@@ -213,11 +301,10 @@ class InfoState:
         return d
 
     def __repr__(self) -> str:
-        from .cards import cards_str
-
         return (
             f"<InfoState player={self.player} hand={cards_str(self.hand)} trump={cards_str([self.trump_card])} "
-            f"stock={self.stock_size} points={self.points} decision={self.decision}>"
+            f"stock={self.stock_size} points={self.points} "
+            f"decision={self.decision.name.lower() if self.decision is not None else 'over'}>"
         )
 
     def __getstate__(self) -> dict[str, Any]:

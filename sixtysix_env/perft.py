@@ -13,7 +13,7 @@ def perft(deal: Deal, depth: int) -> int:
     """Number of legal action sequences of exactly ``depth`` actions after which the deal still runs.
 
     A sequence that finishes the deal stops there and is not counted at any depth (the convention
-    of ``shared/perft/golden.txt``); :func:`result_counts` counts the finished ones instead.
+    of ``tests/data/perft_golden.txt``); :func:`result_counts` counts the finished ones instead.
     """
     if deal.outcome is not None:
         return 0

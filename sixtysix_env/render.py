@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from .actions import action_label
 from .cards import card_symbol, cards_of
@@ -42,8 +42,14 @@ def describe_outcome(deal: Deal, names: tuple[str, str] = ("player_0", "player_1
     )
 
 
-def render_deal(deal: Deal, names: tuple[str, str] = ("player_0", "player_1"), last: str | None = None) -> str:
-    """Multi-line text: trump, stock, both hands, the trick on the table, points and whose turn."""
+def render_deal(
+    deal: Deal,
+    names: tuple[str, str] = ("player_0", "player_1"),
+    last: str | None = None,
+    match_scores: Sequence[int] | None = None,
+) -> str:
+    """Multi-line text: trump, stock, both hands, the trick on the table, points and whose turn, and
+    a finished deal's result (once). ``match_scores`` (match play only) go in the first line."""
     r = deal.rules
     trump = deal.trump
     stock = deal.stock
@@ -56,7 +62,8 @@ def render_deal(deal: Deal, names: tuple[str, str] = ("player_0", "player_1"), l
         stock_text += f"; closed by {names[deal.closed_by]}"
     lines = [
         f"Sixty-Six ({r.name}) · trump {card_symbol(deal.trump_card)} · stock {stock_text} · "
-        f"match {deal.scores[0]}-{deal.scores[1]} · dealer {names[deal.dealer]}",
+        + (f"match {match_scores[0]}-{match_scores[1]} · " if match_scores is not None else "")
+        + f"dealer {names[deal.dealer]}",
     ]
     for p in (0, 1):
         extra = f" (+{deal.pending[p]} pending)" if deal.pending[p] else ""

@@ -50,4 +50,4 @@ def step_rewards(
     if scheme == "shaped":
         p = deal.points
         r0 += shaping_scale * ((p[0] - points_before[0]) - (p[1] - points_before[1]))
-    return (r0, -r0)
+    return (r0 + 0.0, 0.0 - r0)  # never -0.0 (a zero reward prints as 0.0 for both players)

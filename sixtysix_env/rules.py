@@ -1,28 +1,39 @@
 """Rules as data: one frozen dataclass, one named preset per rule system.
 
-Every rule that differs between the systems in RULES.md section 5 is a field
+Every rule that differs between the systems in docs/RULES.md section 5 is a field
 here, and the engine reads these fields; there is no second copy of the
 engine per variant. ``get_rules("russian")`` returns a preset;
 ``get_rules("standard").replace(claiming="explicit")`` derives a new one.
 
 Each field's docstring says what it changes and which source has it. Sources are cited by
-file and line in ``shared/rules-sources/`` (``ru-translated-pages.txt`` holds the pagat.com
+file and line in ``docs/rules-sources/`` (``ru-translated-pages.txt`` holds the pagat.com
 page after Günther Senst, Britannica, gamerules.com, PlayingCardDecks and a Santase page;
 ``ru-classic-66.txt`` the classic Russian rule lists; ``ru-old-and-marriage.txt`` the
 19th-century rules and Марьяж). ``PRESET_INFO`` records, per preset, which settings the
-sources do not state (the ``*`` cells of RULES.md section 5); ``python -m
+sources do not state (the ``*`` cells of docs/RULES.md section 5); ``python -m
 sixtysix_env.rulesdoc`` turns all of it into ``docs/rules.md``.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from .cards import Rank
 
-__all__ = ["Rules", "PRESETS", "PRESET_INFO", "PresetInfo", "get_rules", "preset_names"]
+__all__ = [
+    "Rules",
+    "PRESETS",
+    "PRESET_INFO",
+    "PresetInfo",
+    "get_rules",
+    "preset_names",
+    "parse_rules_text",
+    "rules_text",
+    "settled_name",
+]
 
 ExchangeRequires = Literal["won_trick", "after_first_trick", "any"]
 ExchangeTiming = Literal["lead", "any_turn"]
@@ -31,6 +42,7 @@ NextDealer = Literal["winner", "alternate"]
 Schwarz = Literal["no_trick", "no_points"]
 CloserWin = Literal["at_end", "at_closing", "always_3"]
 CloserFail = Literal["2_or_3", "always_3"]
+FailedCloseSix = Literal["never", "closer_no_trick", "or_opponent_no_trick"]
 PlayedOut = Literal["points", "last_trick"]
 MarriageCounts = Literal["any_trick", "next_trick"]
 MarriageLead = Literal["king_or_queen", "king"]
@@ -44,13 +56,14 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "schwarz": ("no_trick", "no_points"),
     "closer_win": ("at_end", "at_closing", "always_3"),
     "closer_fail": ("2_or_3", "always_3"),
+    "failed_close_six": ("never", "closer_no_trick", "or_opponent_no_trick"),
     "played_out_winner": ("points", "last_trick"),
     "marriage_counts": ("any_trick", "next_trick"),
     "marriage_lead": ("king_or_queen", "king"),
     "claiming": ("auto", "explicit"),
 }
 
-# The sources cited in the field docstrings (files in shared/rules-sources/). A citation such as
+# The sources cited in the field docstrings (files in docs/rules-sources/). A citation such as
 # "pagat :259" is line 259 of that source's file; "ru-classic-66.txt:19" names the file itself.
 PAGAT = "pagat.com after Senst (ru-translated-pages.txt:227-306)"
 BRITANNICA = "Britannica (ru-translated-pages.txt:346-353)"
@@ -58,7 +71,7 @@ RU_CLASSIC = "classic Russian rule lists (ru-classic-66.txt)"
 RU_OLD = "19th-century Russian rules (ru-old-and-marriage.txt:1-35)"
 MARIAGE = "Марьяж (ru-old-and-marriage.txt:84-190)"
 SANTASE = "Santase page (ru-translated-pages.txt:425-438)"
-VU = "the VU Amsterdam `schnapsen` package (RULES.md 5.0)"
+VU = "the VU Amsterdam `schnapsen` package (docs/RULES.md 5.0)"
 SOURCES: dict[str, str] = {
     "pagat": PAGAT,
     "Britannica": BRITANNICA,
@@ -74,10 +87,12 @@ SOURCES: dict[str, str] = {
 
 @dataclass(frozen=True)
 class Rules:
-    """One two-player rule system. Defaults are the standard game (RULES.md section 2)."""
+    """One two-player rule system. Defaults are the standard game (docs/RULES.md section 2)."""
 
     name: str = "standard"
-    """Preset name, or a label for a custom rule set (shown in notation and renders)."""
+    """Preset name, or a label for a custom rule set (shown in notation and renders). Rules that
+    differ from the preset they are named after are renamed to say so, such as
+    ``standard(must_win_trick=False)``: a preset's name always means its exact rules."""
 
     deck_size: int = 24
     """24 cards (9 to ace) and 6-card hands, or 20 without the nines and 5-card hands. Card ids stay
@@ -178,12 +193,16 @@ class Rules:
     """A closer who fails gives the opponent 2, or 3 if the opponent had no trick when the stock was
     closed (standard, pagat :269, :280); or always 3 (Марьяж ru-old-and-marriage :98)."""
 
-    closed_schwarz_points: int = 3
-    """Game points for a closer who goes out while the opponent has no trick (schwarz); 6 is the old
-    Russian 'by prior agreement' bonus (RULES.md 5, reading ru-old-and-marriage :33-34)."""
+    failed_close_six: FailedCloseSix = "never"
+    """The old Russian 6 game points for a failed close, always scored by the closer's opponent
+    (ru-old-and-marriage :33-34). 'closer_no_trick': a closer who fails and took no trick after
+    closing gives his opponent 6 (:33 'закроет колоду и не возьмет ни одной взятки');
+    'or_opponent_no_trick': also when the closer fails and the opponent had no trick at the moment
+    of closing (:34, 'по предварительному взаимному соглашению', by prior agreement). Otherwise
+    ``closer_fail`` scores the failure. Off in every preset."""
 
     match_target: int = 7
-    """Game points that win the match: 7 (pagat :224), 8 (russian ru-classic-66.txt:4), 11 (santase
+    """Game points that win the match: 7 (pagat :272), 8 (russian ru-classic-66.txt:4), 11 (santase
     :436). Applied by the match loop."""
 
     claiming: Claiming = "auto"
@@ -191,6 +210,7 @@ class Rules:
     out is an action (31), and going out with fewer than 66 loses 2 game points (pagat :253-256)."""
 
     def __post_init__(self) -> None:
+        check_name(self)
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             if f.type == "bool" and not isinstance(value, bool):
@@ -208,26 +228,36 @@ class Rules:
         if self.deck_size == 20 and self.exchange_rank == Rank.NINE:
             raise ValueError("Rules.exchange_rank=NINE needs the nines: with deck_size=20 use Rank.JACK")
         object.__setattr__(self, "exchange_rank", Rank(self.exchange_rank))
-        if self.closing and not 2 <= self.closing_min_stock <= self.stock_size:
+        if not 2 <= self.closing_min_stock <= self.stock_size:
             raise ValueError(
                 f"Rules.closing_min_stock={self.closing_min_stock} cannot occur: the stock holds "
                 f"2..{self.stock_size} cards while closing is possible"
             )
-        if self.closing and self.closing_min_stock % 2:
+        if self.closing_min_stock % 2:
             raise ValueError(
                 f"Rules.closing_min_stock={self.closing_min_stock} cannot occur: the stock always holds an even "
                 f"number of cards (use {self.closing_min_stock + 1} for 'at least {self.closing_min_stock}')"
             )
         if not 0 <= self.last_trick_bonus <= 66:
             raise ValueError(f"Rules.last_trick_bonus={self.last_trick_bonus} is not allowed: use 0..66")
-        if self.closed_schwarz_points < 1:
-            raise ValueError(f"Rules.closed_schwarz_points={self.closed_schwarz_points} must be at least 1")
-        if self.match_target < 1:
-            raise ValueError(f"Rules.match_target={self.match_target} must be at least 1")
+        if not 1 <= self.match_target <= MAX_MATCH_TARGET:
+            raise ValueError(f"Rules.match_target={self.match_target} is not allowed: use 1..{MAX_MATCH_TARGET}")
+        object.__setattr__(self, "name", settled_name(self, globals().get("PRESETS")))
+
+    def notation(self) -> str:
+        """Text that :func:`get_rules` reads back to exactly these rules: the preset's name, the
+        derived name (``standard(must_win_trick=False)``), or for a custom label the closest preset
+        with the changed fields and the label (``standard(must_win_trick=False, name=mine)``)."""
+        return rules_text(self, PRESETS)
 
     @property
     def hand_size(self) -> int:
         return 6 if self.deck_size == 24 else 5
+
+    @property
+    def max_game_points(self) -> int:
+        """The most game points one deal can score under these rules (search agents scale by it)."""
+        return 6 if self.failed_close_six != "never" else 3
 
     @property
     def stock_size(self) -> int:
@@ -257,6 +287,112 @@ class Rules:
             if a != b:
                 out[f.name] = (a, b)
         return out
+
+
+MAX_MATCH_TARGET = 10_000
+
+# A custom label: words of letters, digits and ``_ . + -`` separated by single spaces; never the
+# characters the position notation and the derived names use (``; , ( ) = |``).
+_LABEL = re.compile(r"\w[\w.+-]*(?: [\w.+-]+)*")
+_DERIVED = re.compile(r"(\w+)\((.*)\)", re.DOTALL)
+
+
+def check_name(rules: Any) -> None:
+    """Raise unless ``rules.name`` is a string (the notation and every render show it)."""
+    if not isinstance(rules.name, str):
+        raise TypeError(f"{type(rules).__name__}.name={rules.name!r} is not allowed: use a string")
+
+
+def _value_text(value: object) -> str:
+    return value.name if isinstance(value, Rank) else str(value)
+
+
+def _changes_text(changes: dict[str, tuple[object, object]]) -> str:
+    return ", ".join(f"{k}={_value_text(mine)}" for k, (mine, _) in changes.items())
+
+
+def _differences(rules: Any, base: Any) -> dict[str, tuple[object, object]]:
+    out = {}
+    for f in dataclasses.fields(rules):
+        a, b = getattr(rules, f.name), getattr(base, f.name, f.default)  # a subclass's own field: its default
+        if f.name != "name" and a != b:
+            out[f.name] = (a, b)
+    return out
+
+
+def settled_name(rules: Any, presets: dict[str, Any] | None) -> str:
+    """The name ``rules`` keeps: a label as given; a preset's name (or a name derived from one)
+    becomes the preset's name when the fields are the preset's, else ``preset(field=value, ...)``.
+    ``presets`` is None while the presets themselves are built."""
+    kind = type(rules).__name__
+    name = rules.name
+    derived = _DERIVED.fullmatch(name)
+    if presets is not None and (name in presets or (derived and derived.group(1) in presets)):
+        base = name if name in presets else derived.group(1)  # type: ignore[union-attr]
+        changes = _differences(rules, presets[base])
+        return f"{base}({_changes_text(changes)})" if changes else base
+    if not _LABEL.fullmatch(name):
+        raise ValueError(
+            f"{kind}.name={name!r} is not allowed: use letters, digits, '_', '.', '+', '-' and single "
+            "spaces (no ';', ',', '(', ')', '=', '|': the position notation uses them)"
+        )
+    return name
+
+
+def rules_text(rules: Any, presets: dict[str, Any]) -> str:
+    """Text :func:`parse_rules_text` rebuilds ``rules`` from exactly (see ``Rules.notation``)."""
+    name = rules.name
+    derived = _DERIVED.fullmatch(name)
+    if name in presets or (derived and derived.group(1) in presets):
+        return name
+    base = min(presets, key=lambda k: len(_differences(rules, presets[k])))  # the first closest preset
+    changes = _changes_text(_differences(rules, presets[base]))
+    return f"{base}({changes + ', ' if changes else ''}name={name})"
+
+
+def _read_field(kind: str, f: dataclasses.Field[Any], text: str) -> object:
+    if f.type == "bool":
+        if text not in ("True", "False"):
+            raise ValueError(f"{kind}.{f.name}={text!r} is not allowed: write True or False")
+        return text == "True"
+    if f.type == "int":
+        try:
+            return int(text)
+        except ValueError:
+            raise ValueError(f"{kind}.{f.name}={text!r} is not allowed: write an int") from None
+    if f.type == "Rank":
+        if text not in Rank.__members__:
+            raise ValueError(f"{kind}.{f.name}={text!r} is not allowed: write one of {', '.join(Rank.__members__)}")
+        return Rank[text]
+    return text
+
+
+def parse_rules_text(text: str, presets: dict[str, Any], kind: str = "rules") -> Any:
+    """Rules from their notation: a preset's name, or ``preset(field=value, ...)``."""
+    stripped = text.strip()
+    if stripped in presets:
+        return presets[stripped]
+    derived = _DERIVED.fullmatch(stripped)
+    if not derived or derived.group(1) not in presets:
+        raise ValueError(
+            f"unknown {kind} {text!r}: choose a preset ({', '.join(presets)}), write "
+            "preset(field=value, ...), or pass a rules object"
+        )
+    base = presets[derived.group(1)]
+    fields = {f.name: f for f in dataclasses.fields(base)}
+    changes: dict[str, object] = {}
+    body = derived.group(2).strip()
+    for part in body.split(",") if body else []:
+        key, sep, value = (x.strip() for x in part.partition("="))
+        if not sep or key not in fields:
+            raise ValueError(
+                f"bad field {part.strip()!r} in {kind} {text!r}: write field=value with a field of "
+                f"{type(base).__name__} ({', '.join(fields)})"
+            )
+        if key in changes:
+            raise ValueError(f"field {key!r} given twice in {kind} {text!r}")
+        changes[key] = _read_field(type(base).__name__, fields[key], value)
+    return base.replace(**changes)
 
 
 PRESETS: dict[str, Rules] = {
@@ -311,7 +447,7 @@ PRESETS["vu"] = PRESETS["schnapsen"].replace(
 @dataclass(frozen=True)
 class PresetInfo:
     """What the documentation says about a preset: where it comes from and which of its settings
-    no source states (RULES.md section 5 marks those cells with *)."""
+    no source states (docs/RULES.md section 5 marks those cells with *)."""
 
     title: str
     summary: str
@@ -325,7 +461,7 @@ class PresetInfo:
 PRESET_INFO: dict[str, PresetInfo] = {
     "standard": PresetInfo(
         "Standard (German Sechsundsechzig)",
-        "The game of RULES.md section 2: pagat.com after Günther Senst; Britannica and the classic Russian "
+        "The game of docs/RULES.md section 2: pagat.com after Günther Senst; Britannica and the classic Russian "
         "lists agree on almost all of it.",
         (PAGAT, BRITANNICA),
     ),
@@ -359,7 +495,7 @@ PRESET_INFO: dict[str, PresetInfo] = {
             }
         ),
         (
-            ("schwarz", "'если же ни одного очка, то 3 пункта': counted points of 0 (RULES.md 5)"),
+            ("schwarz", "'если же ни одного очка, то 3 пункта': counted points of 0 (docs/RULES.md 5)"),
             ("match_target", "'7 или 8 пунктов (по договоренности)': 7"),
         ),
     ),
@@ -380,7 +516,7 @@ PRESET_INFO: dict[str, PresetInfo] = {
                 "closer_fail",
             }
         ),
-        (("marriage_on_first_lead", "also holds for a non-dealer who closes at the first lead (RULES.md 5)"),),
+        (("marriage_on_first_lead", "also holds for a non-dealer who closes at the first lead (docs/RULES.md 5)"),),
     ),
     "schnapsen": PresetInfo(
         "Schnapsen (Austria)",
@@ -388,7 +524,7 @@ PRESET_INFO: dict[str, PresetInfo] = {
         "bonus (the last-trick winner wins a played-out deal), closing only on lead.",
         (PAGAT + " differences from Schnapsen, :297-306", BRITANNICA),
         frozenset({"exchange_requires"}),
-        (("closer_win", "the opponent's counted points and tricks at the moment of closing (RULES.md 5)"),),
+        (("closer_win", "the opponent's counted points and tricks at the moment of closing (docs/RULES.md 5)"),),
     ),
     "vu": PresetInfo(
         "VU Amsterdam course engine",
@@ -411,11 +547,12 @@ def preset_names() -> list[str]:
 
 
 def get_rules(rules: str | Rules | None = None) -> Rules:
-    """A preset by name (``None`` means standard), or a ``Rules`` object passed through."""
+    """A preset by name (``None`` means standard), rules from their notation
+    (``"standard(must_win_trick=False)"``, see ``Rules.notation``), or a ``Rules`` passed through."""
     if rules is None:
         return PRESETS["standard"]
     if isinstance(rules, Rules):
         return rules
-    if isinstance(rules, str) and rules in PRESETS:
-        return PRESETS[rules]
+    if isinstance(rules, str):
+        return parse_rules_text(rules, PRESETS)
     raise ValueError(f"unknown rules {rules!r}: choose a preset ({', '.join(PRESETS)}) or pass a Rules object")

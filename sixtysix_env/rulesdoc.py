@@ -139,8 +139,8 @@ def _multiplayer_sections() -> list[str]:
         return []
     out: list[str] = []
     for title, cls, presets, notes, env in (
-        ("Three players (RULES.md 5.1)", ThreeRules, THREE_PRESETS, THREE_NOTES, "sixtysix_three_v0"),
-        ("Four players in partnerships (RULES.md 5.2)", FourRules, FOUR_PRESETS, FOUR_NOTES, "sixtysix_four_v0"),
+        ("Three players (docs/RULES.md 5.1)", ThreeRules, THREE_PRESETS, THREE_NOTES, "sixtysix_three_v0"),
+        ("Four players in partnerships (docs/RULES.md 5.2)", FourRules, FOUR_PRESETS, FOUR_NOTES, "sixtysix_four_v0"),
     ):
         docs = field_docs(cls)
         names = list(presets)
@@ -165,8 +165,8 @@ def render_rules_page() -> str:
         "",
         "Every variant is data: a preset of the `Rules` dataclass played by the one two-player engine, "
         "or of `ThreeRules` / `FourRules` for the three- and four-player games. The rules themselves are "
-        "described in RULES.md. Sources are cited by name and line, such as `pagat :259`: the line of "
-        "that source's file in `shared/rules-sources/`:",
+        "described in full in [RULES.md](RULES.md). Sources are cited by name and line, such as `pagat :259`: "
+        "the line numbered 259 in that source's file in [rules-sources/](rules-sources/):",
         "",
         *(f"- {name}: {where}" for name, where in SOURCES.items()),
         "",

@@ -151,7 +151,7 @@ def test_wrapped_env_ends_the_episode_on_an_illegal_action():
         ({"reward": "money"}, "game_points, win_loss, shaped"),
         ({"episode": "season"}, "'deal', 'match'"),
         ({"claiming": "maybe"}, "'auto', 'explicit'"),
-        ({"render_mode": "rgb_array"}, "'ansi', 'human'"),
+        ({"render_mode": "video"}, "'ansi', 'human', 'rgb_array'"),
     ],
 )
 def test_bad_options_are_rejected_naming_the_choices(kwargs, fragment):

@@ -134,6 +134,19 @@ def test_alphabeta_matches_brute_force_minimax(rules) -> None:
         assert solve(d, 1 - p)[0] == -value
 
 
+def _closed_closer_without_a_new_trick(d: Deal) -> bool:
+    c = d.closed_by
+    return c >= 0 and d.tricks[c] == d.closed_own_tricks and max(h.bit_count() for h in d.hands) <= 4
+
+
+@pytest.mark.parametrize("six", ["closer_no_trick", "or_opponent_no_trick"])
+def test_alphabeta_is_exact_under_the_six_point_rule(six) -> None:
+    """The solver's shortcut for a hopeless closer must wait while a 6 still depends on his tricks."""
+    rules = PRESETS["standard"].replace(name=f"six-{six}", failed_close_six=six)
+    for d in _positions(rules, seed=5, n=8, until=_closed_closer_without_a_new_trick):
+        assert solve(d)[0] == _minimax(d, d.current), d.to_notation()
+
+
 def test_depth_limited_search_is_exact_past_the_end() -> None:
     for d in _positions("standard", seed=3, n=8, until=_small_endgame):
         assert solve(d, max_depth=40)[0] == solve(d)[0]

@@ -207,3 +207,152 @@ def test_tables_without_tabulate(monkeypatch, tmp_path) -> None:
     res = run_arena([HeuristicAgent.name, RandomAgent.name], deals=2, block=2)
     assert "| heuristic" in summary_markdown(res)
     write_results(res, tmp_path)
+
+
+# ------------------------------------------------------------------ checks before the first deal
+def _cli_error(argv, capsys) -> str:
+    with pytest.raises(SystemExit) as e:
+        main([*argv, "--no-progress"])
+    assert e.value.code == 2
+    return capsys.readouterr().err
+
+
+def test_out_that_is_a_file_or_unwritable_is_refused_before_play(tmp_path, capsys) -> None:
+    afile = tmp_path / "results.txt"
+    afile.write_text("keep me")
+    err = _cli_error(["--agents", "heuristic,random", "--deals", "2", "--out", str(afile)], capsys)
+    assert "existing file" in err and "results.txt" in err
+    assert afile.read_text() == "keep me"
+    err = _cli_error(["--agents", "heuristic,random", "--deals", "2", "--out", str(afile / "sub")], capsys)
+    assert "cannot write" in err and "sub" in err
+    (tmp_path / "res" / "summary.md").mkdir(parents=True)
+    err = _cli_error(["--agents", "heuristic,random", "--deals", "2", "--out", str(tmp_path / "res")], capsys)
+    assert "summary.md" in err
+
+
+def test_agents_that_would_fail_mid_run_are_refused_before_play(tmp_path, capsys) -> None:
+    out = ["--deals", "2", "--out", str(tmp_path / "r")]
+    err = _cli_error(["--agents", "ppo:path=/nonexistent/model.zip,random", *out], capsys)
+    assert "ppo:path=/nonexistent/model.zip" in err and "trial decision" in err
+    err = _cli_error(["--agents", "pimc:samples=1e9,random", *out], capsys)
+    assert "samples" in err and "int" in err
+    assert not (tmp_path / "r" / "summary.md").exists()
+
+
+def test_an_absurd_budget_is_refused_before_play() -> None:
+    # 3 s per decision against a 0.2 s trial limit (the trial decision finishes in the background)
+    with pytest.raises(ValueError, match=r"pimc:time_ms=3000.*took more than 0.2 s"):
+        run_arena(["pimc:time_ms=3000", "random"], deals=2, trial_timeout_s=0.2)
+
+
+def test_an_illegal_trial_decision_is_refused(tmp_path) -> None:
+    bot = tmp_path / "cheat.py"
+    bot.write_text("class Cheat:\n    name = 'cheat'\n\n    def act(self, info, rng):\n        return 31\n")
+    with pytest.raises(ValueError, match="not a legal action"):
+        run_arena([f"{bot}:Cheat", "random"], deals=2)
+
+
+def test_elo_prior_must_be_finite(tmp_path, capsys) -> None:
+    for bad in ("nan", "inf", "-1"):
+        err = _cli_error(["--agents", "heuristic,random", "--elo-prior", bad, "--out", str(tmp_path)], capsys)
+        assert "--elo-prior" in err
+    for bad in (math.nan, math.inf, -1.0):
+        with pytest.raises(ValueError, match="prior"):
+            run_arena(["heuristic", "random"], deals=2, elo_prior=bad)
+        with pytest.raises(ValueError, match="prior"):
+            bradley_terry_elo(["a", "b"], {("a", "b"): (5, 10)}, prior=bad)
+
+
+def test_bad_start_method_and_numbers_are_refused() -> None:
+    with pytest.raises(ValueError, match="start method"):
+        run_arena(["heuristic", "random"], deals=2, workers=2, start_method="threads")
+    with pytest.raises(ValueError, match="deals"):
+        run_arena(["heuristic", "random"], deals=2.5)
+
+
+# ------------------------------------------------------------------ user bots in worker processes
+BOT_SOURCE = """
+class EagerBot:
+    name = "eager"
+
+    def __init__(self, prefer_high: bool = False) -> None:
+        self.prefer_high = prefer_high
+
+    def act(self, info, rng):
+        legal = info.legal_actions()
+        return legal[-1] if self.prefer_high else legal[0]
+"""
+
+
+class RegisteredBot:
+    """A bot registered by name in this process (module level, so spawn workers can import it)."""
+
+    name = "registered"
+
+    def act(self, info, rng):
+        return max(info.legal_actions())
+
+
+@pytest.mark.parametrize("method", ["spawn", "forkserver"])
+def test_file_bots_and_registered_options_in_spawned_workers(tmp_path, method) -> None:
+    from sixtysix_env.agents import AGENTS, register_agent
+
+    bot = tmp_path / "eager.py"
+    bot.write_text(BOT_SOURCE)
+    register_agent("test_registered", RegisteredBot, overwrite=True)
+    try:
+        agents = [f"{bot}:EagerBot:prefer_high=true", "pimc:samples=2", "test_registered"]
+        here = run_arena(agents, deals=2, block=1, seed=5)
+        there = run_arena(agents, deals=2, block=1, seed=5, workers=2, start_method=method)
+    finally:
+        AGENTS.pop("test_registered", None)
+    assert there.deal_records == here.deal_records
+    assert there.agents == [f"{bot}:EagerBot:prefer_high=true", "pimc:samples=2", "test_registered"]
+
+
+def test_a_registration_that_cannot_reach_spawn_workers_is_named() -> None:
+    from sixtysix_env.agents import AGENTS, register_agent
+
+    register_agent("test_lambda", lambda: RandomAgent(), overwrite=True)
+    try:
+        with pytest.raises(ValueError, match=r"test_lambda.*cannot be sent"):
+            run_arena(["test_lambda", "heuristic"], deals=2, workers=2, start_method="spawn")
+    finally:
+        AGENTS.pop("test_lambda", None)
+
+
+def test_cli_takes_a_file_bot(tmp_path, capsys) -> None:
+    bot = tmp_path / "eager.py"
+    bot.write_text(BOT_SOURCE)
+    out = tmp_path / "res"
+    argv = ["--agents", f"{bot}:EagerBot,heuristic", "--deals", "2", "--out", str(out), "--no-progress"]
+    assert main([*argv, "--workers", "2", "--start-method", "spawn"]) == 0
+    assert f"{bot}:EagerBot" in (out / "summary.md").read_text()
+    html = (out / "summary.html").read_text()
+    assert html.startswith("<!DOCTYPE html>") and "<td>heuristic</td>" in html
+
+
+# ------------------------------------------------------------------ game records
+def test_records_one_match_record_per_match(tmp_path) -> None:
+    from sixtysix_env.records import from_record, load_record
+
+    res = run_arena(["heuristic", "pimc:samples=2"], deals=3, block=2, seed=1, records=tmp_path / "rec")
+    folder = tmp_path / "rec" / "heuristic-vs-pimc_samples=2"
+    files = sorted(folder.glob("*.json"))
+    assert len(files) == len(res.match_records)
+    for m in res.match_records:
+        record = load_record(folder / f"block{m.block}-track{m.track}-match{m.match}.json")
+        assert record["kind"] == "match" and record["meta"]["source"] == "arena"
+        seats = ["heuristic", "pimc:samples=2"] if m.track == 0 else ["pimc:samples=2", "heuristic"]
+        assert record["players"] == seats
+        a_seat = m.track
+        assert record["final_scores"][a_seat] == m.score_a and record["final_scores"][1 - a_seat] == m.score_b
+        assert len(from_record(record)) == m.deals == len(record["meta"]["deals"])
+
+
+def test_records_folder_is_checked_before_play(tmp_path, capsys) -> None:
+    afile = tmp_path / "rec"
+    afile.write_text("")
+    err = _cli_error(["--agents", "heuristic,random", "--out", str(tmp_path / "r"), "--records", str(afile)], capsys)
+    assert "--records" in err and "existing file" in err
+    assert not (tmp_path / "r" / "summary.md").exists()

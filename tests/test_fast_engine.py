@@ -240,3 +240,23 @@ def test_maskable_ppo_trains_on_the_sb3_adapter() -> None:
     model.learn(1024)
     actions, _ = model.predict(env.reset(), action_masks=env.action_masks(), deterministic=True)
     assert env.action_masks()[np.arange(16), actions].all()  # masked predictions are legal
+
+
+@pytest.mark.parametrize("six", ["closer_no_trick", "or_opponent_no_trick"])
+def test_differential_covers_the_six_point_rule(six: str) -> None:
+    stats = differential(CONFIGS[f"standard+six-{six}"], 1000, seed=11)
+    assert stats.get("game_points_6", 0) > 0  # the random play reaches failed closes worth 6
+
+
+def test_failed_close_six_in_the_batched_engine() -> None:
+    from tests.test_variants import FAILED_CLOSES, SIX_POINTS
+
+    deals = [Deal.from_notation(text) for text in FAILED_CLOSES.values()]
+    for six, want in SIX_POINTS.items():
+        rules = Rules(name=f"six-{six}", failed_close_six=six)
+        batch = BatchedDeals(len(deals), rules, autoreset=False, seed=0)
+        batch.reset(arrangements=[d.arrangement for d in deals])
+        moves = [[h % 32 for h in d.history] for d in deals]  # history holds player * 32 + action
+        for k in range(max(map(len, moves))):
+            batch.step(np.array([m[k] if k < len(m) else -1 for m in moves]))
+        assert [batch.outcome(i).game_points for i in range(len(deals))] == want, six

@@ -24,7 +24,6 @@ from sixtysix_env import Deal, Rules
 from sixtysix_env.actions import GO_OUT, action_str
 from sixtysix_env.agents.heuristic import HeuristicAgent, heuristic_deal_action
 from sixtysix_env.fast import BatchedDeals
-from sixtysix_env.fast.heuristic import heuristic_actions
 from sixtysix_env.fast.vector_env import SixtySixVectorEnv
 from sixtysix_env.fast.verify import configurations, random_rules
 from sixtysix_env.infostate import InfoState
@@ -58,7 +57,7 @@ def heuristic_differential(rules: Rules, num_deals: int, seed: int) -> int:
         live = [i for i, d in enumerate(deals) if d.outcome is None]
         if not live:
             return compared
-        got = heuristic_actions(batch)
+        got = batch.heuristic_actions()
         bits = batch.legal_mask_bits()
         actions = np.full(num_deals, -1, dtype=np.int64)
         for i in live:
@@ -196,7 +195,7 @@ def _make_vec(num_envs: int, **kwargs: object) -> SixtySixVectorEnv:
 
 def test_make_vec_returns_the_batched_vector_env_with_the_single_envs_arguments() -> None:
     env = _make_vec(16, opponent="heuristic", seat="random", rules="schnapsen", reward="shaped", claiming="explicit")
-    assert env.rules.name == "schnapsen" and env.rules.claiming == "explicit"
+    assert env.rules.name == "schnapsen(claiming=explicit)" and env.rules.claiming == "explicit"
     assert env.deals.reward == "shaped" and env.opponent == "heuristic"
     assert env.spec is not None and env.spec.kwargs["rules"] == "schnapsen"
     obs, info = env.reset(seed=2)

@@ -13,7 +13,6 @@ from pettingzoo.test import api_test, render_test, seed_test
 
 from sixtysix_env.cards import NUM_CARDS, mask_points, parse_card, parse_cards
 from sixtysix_env.envs import sixtysix_four_v0, sixtysix_three_v0
-from sixtysix_env.envs.multiplayer_registry import register_multiplayer_envs
 from sixtysix_env.multiplayer import (
     CHOOSE_TRUMP,
     FOUR_PRESETS,
@@ -43,6 +42,7 @@ from sixtysix_env.multiplayer.observers import (
 )
 from sixtysix_env.multiplayer.rewards import win_loss_rewards
 from sixtysix_env.multiplayer.table import TableIllegalActionError
+from sixtysix_env.registration import register_envs
 
 THREE_RULES = list(THREE_PRESETS.values())
 FOUR_RULES = [*FOUR_PRESETS.values(), FOUR_PRESETS["pagat"].replace(claiming="explicit")]
@@ -541,11 +541,11 @@ def test_reset_from_an_arrangement_and_illegal_actions():
 
 
 def test_registered_in_pettingzoo_registry():
-    register_multiplayer_envs()
-    register_multiplayer_envs()  # idempotent
+    register_envs()
+    register_envs()  # idempotent
     three = pettingzoo.make("aec", "sixtysix/sixtysix_three_v0", rules="marriage")
     three.reset(seed=1)
     assert three.unwrapped.rules.name == "marriage" and three.num_agents == 3
-    four = pettingzoo.make("aec", "sixtysix_four_v0")
+    four = pettingzoo.make("aec", "sixtysix/sixtysix_four_v0")
     four.reset(seed=1)
     assert four.num_agents == 4 and four.metadata["name"] == "sixtysix_four_v0"

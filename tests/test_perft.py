@@ -1,4 +1,6 @@
-"""The golden perft counts and full-tree result counts in shared/perft/golden.txt."""
+"""The golden perft counts and full-tree result counts in tests/data/perft_golden.txt."""
+
+from pathlib import Path
 
 import pytest
 
@@ -6,9 +8,6 @@ from sixtysix_env import Deal
 from sixtysix_env.perft import perft, result_counts
 
 from .conftest import GOLDEN, golden_blocks
-
-if not GOLDEN.exists():  # pragma: no cover - the shared folder sits beside every checkout
-    pytest.skip(f"golden perft file not found at {GOLDEN}", allow_module_level=True)
 
 BLOCKS = golden_blocks()
 
@@ -35,6 +34,12 @@ def test_result_counts_match_golden(block):
     counts = result_counts(_position(block))
     got = " ".join(f"{w}:{g}={n}" for (w, g), n in sorted(counts.items()))
     assert got == block["results"]
+
+
+def test_the_golden_file_is_in_the_repository():
+    repo = Path(__file__).resolve().parents[1]
+    assert GOLDEN.is_relative_to(repo) and GOLDEN.is_file()
+    assert len(BLOCKS) >= 25
 
 
 def test_every_preset_is_covered_by_golden_counts():

@@ -25,7 +25,7 @@ def test_unknown_preset_names_the_choices():
         ({"deck_size": 32}, "24 or 20"),
         ({"deck_size": 20}, "JACK"),
         ({"claiming": "sometimes"}, "auto, explicit"),
-        ({"match_target": 0}, "at least 1"),
+        ({"match_target": 0}, "1..10000"),
         ({"last_trick_bonus": -10}, "0..66"),
     ],
 )

@@ -283,11 +283,69 @@ def test_closer_fail_always_3():
     assert (a.outcome.game_points, b.outcome.game_points) == (2, 3)
 
 
-def test_closed_schwarz_points_6_for_a_closer_whose_opponent_took_no_trick():
-    toggled, base = _both({"closed_schwarz_points": 6})
-    a, b = _replay(CLOSER_OUT_SCHWARZ, base), _replay(CLOSER_OUT_SCHWARZ, toggled)
-    assert a.outcome.winner == a.closed_by and a.tricks[1 - a.closed_by] == 0
-    assert (a.outcome.game_points, b.outcome.game_points) == (3, 6)
+# The 6-point rule (ru-old-and-marriage :33-34): failed closes, by (closer took a trick after
+# closing, opponent had a trick at closing); found by random playouts under the standard rules.
+FAILED_CLOSES = {
+    (False, True): (
+        "standard; dealer=0; hands=9S QC KS 9H AD QS | 9C TH QD KD KC TD; "
+        "stock=KH TS QH JS JC AC TC 9D AS AH JH JD; played=M3 KD QS P TH AD C TS TD"
+    ),
+    (True, False): (
+        "standard; dealer=1; hands=JD 9D TH TC TS AD | QH JS KC TD AH AC; "
+        "stock=KS 9S QC QD 9H QS 9C JC JH KH KD AS; played=C TS JS JD TD AH TH QH AD AC TC"
+    ),
+    (True, True): (
+        "standard; dealer=1; hands=9H AS QC QD KC TC | JS AH TD 9S 9D QH; "
+        "stock=JD KD AD TH JC QS JH TS 9C KS KH AC; played=M0 KC TD P QD KD C 9S AS 9H AH JS QC"
+    ),
+    (False, False): (
+        "standard; dealer=0; hands=AS KH AD TH JS JH | QD KD QS TS AC TC; "
+        "stock=9D 9C QH KC 9H 9S TD AH JC KS QC JD; played=M3 QD AD C JS TS AC KH"
+    ),
+}
+SIX_POINTS = {  # game points to the closer's opponent, per reading, in the order of FAILED_CLOSES
+    "never": [2, 3, 2, 3],
+    "closer_no_trick": [6, 3, 2, 6],
+    "or_opponent_no_trick": [6, 6, 2, 6],
+}
+
+
+@pytest.mark.parametrize("six", list(SIX_POINTS))
+def test_failed_close_six_gives_the_closers_opponent_6(six):
+    rules = STANDARD.replace(name="toggled", failed_close_six=six)
+    got = []
+    for (took_trick_after, opp_had_trick), text in FAILED_CLOSES.items():
+        d = _replay(text, rules)
+        closer = d.closed_by
+        assert d.outcome.termination == Termination.CLOSER_FAILED and d.outcome.winner == 1 - closer
+        assert (d.tricks[closer] > d.closed_own_tricks, d.closed_opp_tricks > 0) == (took_trick_after, opp_had_trick)
+        got.append(d.outcome.game_points)
+    assert got == SIX_POINTS[six]
+
+
+def test_failed_close_six_never_rewards_the_closer():
+    rules = STANDARD.replace(name="toggled", failed_close_six="or_opponent_no_trick")
+    for text in (CLOSER_OUT_SCHWARZ, CLOSER_OUT_OPPONENT_NO_TRICK_AT_CLOSING, CLOSER_OUT_OPPONENT_OVER_33):
+        a, b = _replay(text, STANDARD), _replay(text, rules)
+        assert a.outcome.winner == a.closed_by and b.outcome == a.outcome
+
+
+def test_failed_close_six_also_scores_a_false_claim_by_the_closer():
+    # explicit claiming: player 0 closes after his first trick and at once goes out with 3 points
+    text = (
+        "standard; dealer=0; hands=TH 9S 9D JS QC QS | 9C JC AD AH KD JH; "
+        "stock=KS 9H TC JD KH QH TD AC QD AS KC TS; played=AH TH P 9C QC C G"
+    )
+    for six, want in (("never", 2), ("closer_no_trick", 6), ("or_opponent_no_trick", 6)):
+        d = _replay(text, EXPLICIT.replace(name="toggled", failed_close_six=six))
+        assert d.closed_by == 0 and d.tricks[0] == d.closed_own_tricks and d.closed_opp_tricks == 1
+        assert d.outcome.termination == Termination.FALSE_CLAIM and d.outcome.winner == 1
+        assert d.outcome.game_points == want
+
+
+def test_max_game_points_follows_the_six_point_rule():
+    assert STANDARD.max_game_points == 3
+    assert STANDARD.replace(failed_close_six="closer_no_trick").max_game_points == 6
 
 
 def test_claiming_explicit_makes_going_out_an_action_and_punishes_a_false_claim():
@@ -384,7 +442,6 @@ def _rules_strategy() -> st.SearchStrategy[Rules]:
                 "rank": st.sampled_from(list(Rank)),
                 "closing_min_stock": st.sampled_from([2, 4, 6, 8, 10, 12]),
                 "last_trick_bonus": st.sampled_from([0, 10, 20]),
-                "closed_schwarz_points": st.sampled_from([3, 6]),
                 "match_target": st.integers(1, 11),
             }
         ),
@@ -412,7 +469,7 @@ def test_any_toggle_combination_plays_correctly(rules, seed):
     out = deal.outcome
     assert sum(out.returns()) == 0
     if out.winner >= 0:
-        assert 1 <= out.game_points <= max(3, rules.closed_schwarz_points)
+        assert 1 <= out.game_points <= rules.max_game_points
 
 
 @pytest.mark.parametrize(
@@ -424,7 +481,7 @@ def test_any_toggle_combination_plays_correctly(rules, seed):
         ({"exchange_rank": 9}, "Rank"),
         ({"closing": "yes"}, "True or False"),
         ({"last_trick_bonus": 10.0}, "int"),
-        ({"closed_schwarz_points": 0}, "at least 1"),
+        ({"failed_close_six": "yes"}, "never, closer_no_trick, or_opponent_no_trick"),
     ],
 )
 def test_impossible_combinations_are_rejected_with_a_clear_error(changes, fragment):

@@ -387,7 +387,8 @@ def test_command_line_refuses_bad_options(capsys):
     assert "unknown agent 'nobody'" in str(e.value.code)
     with pytest.raises(SystemExit) as e:
         web_main(["--opponent", "pimc:samples=x"])
-    assert "cannot build --opponent 'pimc:samples=x'" in str(e.value.code)
+    # the option's type is checked before the agent is built (agents.spec.check_option_types)
+    assert "samples='x' of agent 'pimc:samples=x' must be an int" in str(e.value.code)
     with pytest.raises(SystemExit) as e:
         web_main(["--port", "70000"])
     assert "out of range" in str(e.value.code)

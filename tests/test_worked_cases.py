@@ -1,4 +1,4 @@
-"""Every worked case of RULES.md section 6 (trump hearts throughout), set up as arrangements."""
+"""Every worked case of docs/RULES.md section 6 (trump hearts throughout), set up as arrangements."""
 
 import pytest
 

@@ -73,7 +73,7 @@ def agent_names() -> list[str]:
 
 def make_agent(name: str, **kwargs: Any) -> Agent:
     """A new agent by registered name; ``kwargs`` go to its constructor (its budget, say)."""
-    if name not in AGENTS:
+    if not isinstance(name, str) or name not in AGENTS:
         raise ValueError(f"unknown agent {name!r}: choose one of {', '.join(AGENTS)}")
     factory = AGENTS[name]
     if isinstance(factory, str):

@@ -33,7 +33,7 @@ Evaluator = Callable[[Deal, int], float]
 
 def value_bound(deal: Deal) -> int:
     """The largest number of game points one deal can win or lose under ``deal.rules``."""
-    return max(3, deal.rules.closed_schwarz_points)
+    return deal.rules.max_game_points
 
 
 def point_balance(deal: Deal, player: int) -> float:
@@ -65,6 +65,7 @@ def _key(d: Deal) -> tuple[object, ...]:
         d.claim_chance[1],
         d.closed_opp_tricks > 0,
         d.closed_opp_points,
+        d.closed_by >= 0 and d.tricks[d.closed_by] > d.closed_own_tricks,
     )
 
 
@@ -108,8 +109,13 @@ def _ordered(d: Deal, mask: int) -> list[int]:
 
 def _closer_cannot_make_it(d: Deal) -> bool:
     """After closing, a closer who cannot reach 66 even taking every card left (and declaring every
-    marriage he holds) has failed: the value is known without search (RULES.md 2.9)."""
+    marriage he holds) has failed: the value is known without search (RULES 2.9), unless the
+    6-point rule still waits on whether the closer takes another trick (``failed_close_six``)."""
     c = d.closed_by
+    six = d.rules.failed_close_six
+    six_is_fixed = six == "or_opponent_no_trick" and d.closed_opp_tricks == 0
+    if six != "never" and d.tricks[c] == d.closed_own_tricks and not six_is_fixed:
+        return False
     most = d.points[c] + d.pending[c] + mask_points(d.hands[0] | d.hands[1])
     if d.lead_card >= 0:
         most += CARD_POINTS[d.lead_card]

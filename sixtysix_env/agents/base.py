@@ -11,7 +11,12 @@ from typing import Protocol, runtime_checkable
 
 from ..infostate import InfoState
 
-__all__ = ["Agent", "only_choice"]
+__all__ = ["Agent", "MAX_BUDGET", "MAX_TIME_MS", "only_choice"]
+
+MAX_BUDGET = 10_000_000
+"""The largest sample or iteration budget a search agent takes per decision."""
+MAX_TIME_MS = 3_600_000.0
+"""The largest time budget per decision (an hour): a bound, so no budget can mean "forever"."""
 
 
 @runtime_checkable

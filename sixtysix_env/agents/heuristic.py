@@ -26,7 +26,7 @@ search agents reuse it as their playout policy. The first rule that applies deci
    when holding one (not breaking a marriage); (d) otherwise throw the lowest non-trump not in a
    marriage, else the lowest non-trump, else the lowest trump.
 9. **Follow, stock closed or exhausted** (the legal mask already enforces the obligations of
-   RULES.md 2.4): the cheapest winning legal card, else the cheapest legal card, non-trumps first.
+   docs/RULES.md 2.4): the cheapest winning legal card, else the cheapest legal card, non-trumps first.
 
 "Lowest"/"cheapest" means lowest rank (rank order equals card-point order), ties broken by the
 lowest suit id, so every choice is a pure function of the inputs.

@@ -34,9 +34,10 @@ import random
 import time
 
 from ..actions import actions_of
+from ..checks import check_int, check_real
 from ..infostate import InfoState
 from .alphabeta import solve
-from .base import only_choice
+from .base import MAX_BUDGET, MAX_TIME_MS, only_choice
 from .heuristic import heuristic_playout
 
 __all__ = ["ISMCTSAgent"]
@@ -61,12 +62,9 @@ class ISMCTSAgent:
     name = "ismcts"
 
     def __init__(self, iterations: int | None = None, time_ms: float | None = None, c: float = 0.7) -> None:
-        if iterations is not None and iterations < 1:
-            raise ValueError(f"iterations must be at least 1, got {iterations!r}")
-        if time_ms is not None and time_ms <= 0:
-            raise ValueError(f"time_ms must be positive, got {time_ms!r}")
-        if c < 0:
-            raise ValueError(f"c must be non-negative, got {c!r}")
+        iterations = None if iterations is None else check_int("iterations", iterations, 1, MAX_BUDGET)
+        time_ms = None if time_ms is None else check_real("time_ms", time_ms, 0.0, MAX_TIME_MS, above=True)
+        c = check_real("c", c, 0.0)
         self.iterations = iterations if iterations is not None else (1_000_000 if time_ms is not None else 200)
         self.time_ms = time_ms
         self.c = c
@@ -78,7 +76,7 @@ class ISMCTSAgent:
             return forced
         if info.unseen == 0:
             return solve(info.sample(rng))[1]
-        scale = float(max(3, info.rules.closed_schwarz_points))
+        scale = float(info.rules.max_game_points)
         root = _Node(info.opponent)
         deadline = time.perf_counter() + self.time_ms / 1000 if self.time_ms is not None else None
         c = self.c

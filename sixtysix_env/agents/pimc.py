@@ -32,10 +32,11 @@ from collections.abc import Iterator
 from itertools import combinations
 from math import comb
 
+from ..checks import check_choice, check_int, check_real
 from ..engine import Deal
 from ..infostate import InfoState
 from .alphabeta import solve, solve_actions
-from .base import only_choice
+from .base import MAX_BUDGET, MAX_TIME_MS, only_choice
 from .heuristic import heuristic_deal_action, heuristic_info_action, heuristic_playout
 
 __all__ = ["PIMCAgent", "evaluate_actions"]
@@ -103,12 +104,9 @@ class PIMCAgent:
     name = "pimc"
 
     def __init__(self, samples: int | None = None, time_ms: float | None = None, endgame: str = "playout") -> None:
-        if samples is not None and samples < 1:
-            raise ValueError(f"samples must be at least 1, got {samples!r}")
-        if time_ms is not None and time_ms <= 0:
-            raise ValueError(f"time_ms must be positive, got {time_ms!r}")
-        if endgame not in _ENDGAMES:
-            raise ValueError(f"endgame={endgame!r} is not allowed: choose one of {', '.join(_ENDGAMES)}")
+        samples = None if samples is None else check_int("samples", samples, 1, MAX_BUDGET)
+        time_ms = None if time_ms is None else check_real("time_ms", time_ms, 0.0, MAX_TIME_MS, above=True)
+        check_choice("endgame", endgame, _ENDGAMES)
         self.samples = samples if samples is not None else (1_000_000 if time_ms is not None else 20)
         self.time_ms = time_ms
         self.endgame = endgame

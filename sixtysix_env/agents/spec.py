@@ -19,14 +19,17 @@ import importlib.util
 import inspect
 import math
 import sys
+import types
+import typing
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
-from . import agent_names, make_agent
+from . import AGENTS, agent_names, make_agent
 from .base import Agent
 
-__all__ = ["AgentSpec", "load_attribute", "parse_agent_spec"]
+__all__ = ["AgentSpec", "check_option_types", "load_attribute", "load_module", "parse_agent_spec"]
 
 
 @dataclass(frozen=True)
@@ -42,12 +45,14 @@ class AgentSpec:
 
     def make(self) -> Agent:
         if not self.source:
+            check_option_types(_registered(self.name), self.options, self.label)
             return make_agent(self.name, **dict(self.options))
         factory = load_attribute(self.source, self.attribute)
         try:
             inspect.signature(factory).bind(**dict(self.options))
         except (TypeError, ValueError) as e:
             raise ValueError(f"bad options for agent {self.label!r}: {e}") from None
+        check_option_types(factory, self.options, self.label)
         agent = factory(**dict(self.options))
         if not callable(getattr(agent, "act", None)):
             raise ValueError(f"{self.label!r} built {agent!r}, which has no act(info, rng) method")
@@ -57,8 +62,50 @@ class AgentSpec:
         return agent
 
 
-def load_attribute(source: str, attribute: str) -> Any:
-    """``attribute`` of a Python file (``source`` ends in ``.py``) or of an importable module."""
+def _registered(name: str) -> Any:
+    factory = AGENTS.get(name)
+    if isinstance(factory, str):
+        module, _, attr = factory.partition(":")
+        factory = getattr(importlib.import_module(module), attr)
+    return factory
+
+
+_SIMPLE = {int: "an int", float: "a number", str: "a text", bool: "true or false", type(None): "none"}
+
+
+def check_option_types(factory: Any, options: tuple[tuple[str, Any], ...], label: str) -> None:
+    """Options whose annotated type is plain (int, float, str, bool, None and their unions) must
+    match it: ``samples=1e9`` is a float where an int is asked. Other annotations are not checked."""
+    if factory is None or not options:
+        return
+    try:
+        hints = typing.get_type_hints(factory.__init__ if inspect.isclass(factory) else factory)
+    except Exception:  # unresolvable annotations: leave the check to the factory
+        return
+    for key, value in options:
+        hint = hints.get(key)
+        if hint is None:
+            continue
+        union = typing.get_origin(hint) in (typing.Union, types.UnionType)
+        allowed = typing.get_args(hint) if union else (hint,)
+        if not all(a in _SIMPLE for a in allowed):
+            continue
+        if isinstance(value, bool):
+            ok = bool in allowed
+        elif isinstance(value, int):
+            ok = int in allowed or float in allowed
+        else:
+            ok = type(value) in allowed
+        if not ok:
+            expected = " or ".join(_SIMPLE[a] for a in allowed)
+            raise ValueError(
+                f"option {key}={value!r} of agent {label!r} must be {expected}, got {type(value).__name__} {value!r}"
+            )
+
+
+def load_module(source: str) -> ModuleType:
+    """A Python file (``source`` ends in ``.py``, imported once per process under a name made from
+    its path) or an importable module; a ValueError saying what failed."""
     if source.endswith(".py"):
         path = Path(source).expanduser().resolve()
         if not path.is_file():
@@ -76,11 +123,16 @@ def load_attribute(source: str, attribute: str) -> Any:
             except BaseException as e:
                 del sys.modules[key]
                 raise ValueError(f"importing {source!r} failed: {type(e).__name__}: {e}") from e
-    else:
-        try:
-            module = importlib.import_module(source)
-        except ImportError as e:
-            raise ValueError(f"cannot import module {source!r}: {e}") from e
+        return module
+    try:
+        return importlib.import_module(source)
+    except ImportError as e:
+        raise ValueError(f"cannot import module {source!r}: {e}") from e
+
+
+def load_attribute(source: str, attribute: str) -> Any:
+    """``attribute`` of a Python file (``source`` ends in ``.py``) or of an importable module."""
+    module = load_module(source)
     try:
         return getattr(module, attribute)
     except AttributeError:
@@ -109,8 +161,9 @@ def _is_source(part: str) -> bool:
     return part.endswith(".py") or "/" in part or "\\" in part or "." in part
 
 
-def parse_agent_spec(spec: str) -> AgentSpec:
-    """``"pimc:samples=40"``, ``"mybot.py:MyBot"`` or ``"pkg.mod:Bot:depth=2"`` -> an AgentSpec.
+def parse_agent_spec(spec: str, label: str | None = None) -> AgentSpec:
+    """``"pimc:samples=40"``, ``"mybot.py:MyBot"`` or ``"pkg.mod:Bot:depth=2"`` -> an AgentSpec;
+    ``label`` names it in tables (default: the text itself).
 
     The agent is built once here, so a bad name, file, class or option fails before any game."""
     if not isinstance(spec, str) or not spec.strip():
@@ -137,6 +190,8 @@ def parse_agent_spec(spec: str) -> AgentSpec:
         if not sep or not key.strip():
             raise ValueError(f"bad agent option {p!r} in {spec!r}: write name:key=value[:key=value]")
         options.append((key.strip(), _option_value(value.strip())))
-    out = AgentSpec(text, attribute or head, tuple(options), source, attribute)
+    if label is not None and (not isinstance(label, str) or not label.strip() or "," in label):
+        raise ValueError(f"label must be a non-empty text without commas, got {label!r}")
+    out = AgentSpec(label or text, attribute or head, tuple(options), source, attribute)
     out.make()  # fail now, in the parent, on bad options
     return out

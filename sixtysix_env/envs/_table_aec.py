@@ -24,7 +24,8 @@ from ..multiplayer.rewards import DEFAULT_SHAPING_SCALE, check_reward_scheme, ta
 from ..multiplayer.table import TableDeal, TableTermination
 from ..multiplayer.view import TableView
 from ..render import hand_text
-from .options import EPISODES, check_option
+from ..render_image import require_pillow, table_frame
+from .options import EPISODES, check_agent, check_option, check_real, check_seed, deal_spec, given_deal
 
 __all__ = ["TableEnv", "wrap", "table_mask_array"]
 
@@ -40,6 +41,7 @@ def wrap(env: TableEnv, illegal_reward: float | None) -> AECEnv:
     ``illegal_reward`` for the offender (default: the largest loss of one deal)."""
     if illegal_reward is None:
         illegal_reward = -1.0 if env.reward_scheme == "win_loss" else -float(env.largest_loss)
+    illegal_reward = check_real("illegal_reward", illegal_reward)
     out: AECEnv = wrappers.TerminateIllegalWrapper(env, illegal_reward=illegal_reward)
     out = wrappers.AssertOutOfBoundsWrapper(out)
     return wrappers.OrderEnforcingWrapper(out)
@@ -51,9 +53,9 @@ class TableEnv(AECEnv[str, Any, int]):
     game: ClassVar[type[TableDeal]]
     largest_loss: ClassVar[int]
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi", "human"],
+        "render_modes": ["ansi", "human", "rgb_array"],
         "is_parallelizable": False,
-        "render_fps": 1,
+        "render_fps": 2,
     }
 
     def __init__(
@@ -75,7 +77,9 @@ class TableEnv(AECEnv[str, Any, int]):
         self.reward_scheme = check_reward_scheme(reward)
         self.episode = episode
         self.render_mode = render_mode
-        self.shaping_scale = float(shaping_scale)
+        if render_mode == "rgb_array":
+            require_pillow()  # a missing extra is named now, not at the first frame
+        self.shaping_scale = check_real("shaping_scale", shaping_scale)
         self._encode = TABLE_ENCODERS[observation]
         self.possible_agents = [f"player_{p}" for p in range(n)]
         self._index = {a: p for p, a in enumerate(self.possible_agents)}
@@ -101,12 +105,13 @@ class TableEnv(AECEnv[str, Any, int]):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        # Every argument is checked before anything changes: a bad reset leaves the env as it was.
+        seed = check_seed(seed)
+        spec = deal_spec(options)
+        first_deal = None if spec is None else self._deal_from_options(spec)
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
         rng = random.Random(int(self.np_random.integers(2**63)))
-        first_deal = None
-        if options and "deal" in options:
-            first_deal = self._deal_from_options(options["deal"])
         self.match = TableMatch(self.game, self.rules, rng, first_deal=first_deal)
         self.deal = self.match.deal
         agents = self.possible_agents
@@ -119,10 +124,14 @@ class TableEnv(AECEnv[str, Any, int]):
         self.agent_selection = agents[self.deal.current_player]
         self._finished_deal = None
         self._last_text = None
+        if self.render_mode == "human":  # the dealt position, before the first action
+            self.render()
 
     def _deal_from_options(self, spec: Any) -> TableDeal:
-        if isinstance(spec, self.game):
-            return spec
+        if isinstance(spec, TableDeal):
+            if not isinstance(spec, self.game):
+                raise ValueError(f"options['deal'] is a {type(spec).__name__}: this env plays {self.game.__name__}")
+            return given_deal(spec, self.rules)
         if not isinstance(spec, dict) or "hands" not in spec or set(spec) - {"hands", "dealer"}:
             raise ValueError(
                 f"options['deal'] must be {{'hands': [...{self.game.n_players} hands in the order dealt], "
@@ -165,15 +174,18 @@ class TableEnv(AECEnv[str, Any, int]):
     def observe(self, agent: str) -> dict[str, Any]:
         deal = self.deal
         assert deal is not None, "call reset() first"
-        view = TableView.of(deal, self._index[agent])
+        view = TableView.of(deal, check_agent(agent, self.possible_agents))
         return {"observation": self._encode(view), "action_mask": table_mask_array(view.legal_mask)}
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             return None
         deal = self._finished_deal or self.deal
         if deal is None:
             return None
+        if self.render_mode == "rgb_array":
+            scores = self.match.scores if self.match is not None and self.episode == "match" else None
+            return table_frame(deal, self.possible_agents, last=self._last_text, match_scores=scores)
         text = render_table(deal, self.possible_agents, self._last_text)
         if self.render_mode == "human":
             print(text)

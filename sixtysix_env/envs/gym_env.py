@@ -13,7 +13,9 @@ Arguments: ``opponent`` (an agent name such as ``"random"``, ``"heuristic"``, ``
 object with ``act(info, rng)``, or a callable ``f(info, rng) -> action``), ``seat``, ``rules``,
 ``observation``, ``reward`` (``"game_points"``, ``"win_loss"``, ``"shaped"``), ``episode``
 (``"deal"`` or ``"match"``), ``claiming``, ``shaping_scale``, ``render_mode`` (``"ansi"``,
-``"human"``), ``illegal_action`` and ``illegal_reward``.
+``"human"``, or ``"rgb_array"``: a spectator's picture with both hands face up, for
+``gymnasium.wrappers.RecordVideo``; needs Pillow, the ``render`` extra), ``illegal_action`` and
+``illegal_reward``.
 
 Rewards are the learner's share of the zero-sum rewards of the AEC environment, summed over
 the learner's action and the opponent actions that follow it.
@@ -36,14 +38,16 @@ import numpy as np
 from gymnasium import spaces
 
 from ..actions import NUM_ACTIONS, action_label
-from ..engine import Deal
+from ..checks import as_index
+from ..engine import Deal, IllegalActionError
 from ..infostate import InfoState
 from ..match import Match
 from ..observers import ENCODERS, observation_space
 from ..render import describe_outcome, render_deal
+from ..render_image import deal_frame, require_pillow
 from ..rewards import DEFAULT_SHAPING_SCALE, check_reward_scheme, step_rewards
 from ..rules import Rules
-from .options import EPISODES, check_option, rules_with_claiming
+from .options import EPISODES, check_option, check_real, check_seed, deal_spec, rules_with_claiming
 from .sixtysix_v0 import _deal_from_options, mask_array
 
 __all__ = ["SixtySixEnv", "resolve_opponent"]
@@ -69,7 +73,7 @@ def resolve_opponent(opponent: Any) -> tuple[str, Policy]:
 
 
 class SixtySixEnv(gym.Env[Any, int]):
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 2}
 
     def __init__(
         self,
@@ -94,11 +98,15 @@ class SixtySixEnv(gym.Env[Any, int]):
         self.reward_scheme = check_reward_scheme(reward)
         self.episode = episode
         self.seat_option = seat
-        self.shaping_scale = float(shaping_scale)
+        self.shaping_scale = check_real("shaping_scale", shaping_scale)
         self.render_mode = render_mode
+        if render_mode == "rgb_array":
+            require_pillow()  # a missing extra is named now, not at the first frame
         self.illegal_action = illegal_action
         self.illegal_reward = (
-            float(illegal_reward) if illegal_reward is not None else (-1.0 if reward == "win_loss" else -3.0)
+            check_real("illegal_reward", illegal_reward)
+            if illegal_reward is not None
+            else (-1.0 if reward == "win_loss" else -3.0)
         )
         self.opponent_name, self._opponent = resolve_opponent(opponent)
         self._encode = ENCODERS[observation]
@@ -139,10 +147,10 @@ class SixtySixEnv(gym.Env[Any, int]):
         rewards = step_rewards(self.reward_scheme, deal, before, match_over, self.shaping_scale)
         if deal.outcome is None:
             return rewards[self.seat], False
+        if self.episode == "deal" or match.is_over:
+            return rewards[self.seat], True  # the rendered deal shows its own result
         if self.render_mode is not None:
             self._log.append(describe_outcome(deal, self._names()))
-        if self.episode == "deal" or match.is_over:
-            return rewards[self.seat], True
         match.next_deal()
         return rewards[self.seat], False
 
@@ -164,10 +172,12 @@ class SixtySixEnv(gym.Env[Any, int]):
 
     # ------------------------------------------------------------------ gym API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        # Every argument is checked before anything changes: a bad reset leaves the env as it was.
+        seed = check_seed(seed)
+        first = _deal_from_options(deal_spec(options), self.rules)
         super().reset(seed=seed)
         self._rng = random.Random(int(self.np_random.integers(2**63)))
         self.seat = int(self.np_random.integers(2)) if self.seat_option == "random" else int(self.seat_option)
-        first = _deal_from_options(options["deal"], self.rules) if options and "deal" in options else None
         self.match = Match(self.rules, self._rng, first_deal=first)
         self._log = []
         self._done = False
@@ -185,15 +195,15 @@ class SixtySixEnv(gym.Env[Any, int]):
         if self._done:
             raise RuntimeError("the episode has ended: call reset()")
         deal = self.deal
-        legal = isinstance(action, (int, np.integer)) and deal.is_legal(int(action))
-        if not legal:
+        a = as_index(action)  # an int, a numpy integer or a 0-d integer array; anything else is illegal
+        if a is None or not deal.is_legal(a):
             if self.illegal_action == "raise":
-                deal.apply(action)  # raises ValueError naming the legal actions
+                raise IllegalActionError(action, deal.legal_actions(), deal.describe())
             self._done = True
             obs, info = self._observe()
             info["illegal_action"] = True
             return obs, self.illegal_reward, True, False, info
-        reward, done = self._advance(int(action), self.seat)
+        reward, done = self._advance(a, self.seat)
         if not done:
             more, done = self._play_opponent()
             reward += more
@@ -206,10 +216,15 @@ class SixtySixEnv(gym.Env[Any, int]):
             self.render()
         return obs, float(reward), done, False, info
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None or self.match is None:
             return None
-        text = "\n".join([*self._log, render_deal(self.deal, self._names())])
+        scores = self.match.scores if self.episode == "match" else None
+        if self.render_mode == "rgb_array":
+            last = self._log[-1] if self._log else None
+            self._log = []
+            return deal_frame(self.deal, self._names(), last=last, match_scores=scores)
+        text = "\n".join([*self._log, render_deal(self.deal, self._names(), match_scores=scores)])
         self._log = []
         if self.render_mode == "human":
             print(text)

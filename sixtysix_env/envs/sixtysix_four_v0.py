@@ -11,7 +11,7 @@
 | Observation values | vector: float32, 387 values in [-1, 4] (layout below)                  |
 | Registry id        | `pettingzoo.make("aec", "sixtysix/sixtysix_four_v0")`                  |
 
-The rules (RULES.md 5.2, pagat's version) live in `sixtysix_env.multiplayer.four`; this module
+The rules (docs/RULES.md 5.2, pagat's version) live in `sixtysix_env.multiplayer.four`; this module
 only adapts them. 6 cards each, no stock; the dealer's bottom card sets trump and stays in his
 hand. The player left of the dealer leads. Every player must follow suit and beat the best card
 so far if able; void, trump and over-trump if able; else any card. When a player leads he may
@@ -40,7 +40,8 @@ Arguments (``sixtysix_four_v0.env(**options)``):
 * ``reward``: ``"game_points"`` (default), ``"win_loss"`` or ``"shaped"``.
 * ``episode``: ``"deal"`` (default) or ``"match"`` (first team to ``match_target``, 7, game
   points; the deal passes to the left).
-* ``render_mode``: ``"ansi"`` or ``"human"``.
+* ``render_mode``: ``"ansi"``, ``"human"`` (printed from the dealt position on) or ``"rgb_array"``
+  (a spectator's picture with every hand face up; needs Pillow, the ``render`` extra).
 
 Rewards: both partners receive the team's reward: +game points for the winners and -game points
 for the losers when a deal ends (zero-sum over the four); ``win_loss`` gives ±1; ``shaped`` adds

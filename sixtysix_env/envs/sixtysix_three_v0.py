@@ -10,7 +10,7 @@
 | Observation values | vector: float32, 312 values in [-1, 4] (layout below)                  |
 | Registry id        | `pettingzoo.make("aec", "sixtysix/sixtysix_three_v0")`                 |
 
-The rules (RULES.md 5.1) live in `sixtysix_env.multiplayer.three`; this module only adapts them.
+The rules (docs/RULES.md 5.1) live in `sixtysix_env.multiplayer.three`; this module only adapts them.
 24 cards, 8 each, dealt in packets of 3, 2, 3 from the player left of the dealer. That player
 sees his first 3 cards and names trump or lets the first card of his second packet be turned;
 then he leads. Every player must follow suit and beat the best card so far if able; void, trump
@@ -35,7 +35,8 @@ Arguments (``sixtysix_three_v0.env(**options)``):
 * ``reward``: ``"game_points"`` (default: the stakes), ``"win_loss"`` or ``"shaped"``.
 * ``episode``: ``"deal"`` (default) or ``"match"`` (``match_deals`` deals, 6 by default, or to
   a ``match_target`` stake balance; the deal passes to the left).
-* ``render_mode``: ``"ansi"`` or ``"human"``.
+* ``render_mode``: ``"ansi"``, ``"human"`` (printed from the dealt position on) or ``"rgb_array"``
+  (a spectator's picture with every hand face up; needs Pillow, the ``render`` extra).
 
 Rewards: each player's stake balance change when a deal ends (zero-sum over the three);
 ``win_loss`` gives the winner +1 and the others -1/2 (per deal, or per match in match episodes);

@@ -34,7 +34,9 @@ Arguments (``sixtysix_v0.env(**options)``):
 * ``reward``: ``"game_points"`` (default), ``"win_loss"`` or ``"shaped"``; ``shaping_scale``.
 * ``episode``: ``"deal"`` (default) or ``"match"``.
 * ``claiming``: ``"auto"`` or ``"explicit"`` (default: as the rules say; standard is auto).
-* ``render_mode``: ``"ansi"`` (returns the text) or ``"human"`` (prints it).
+* ``render_mode``: ``"ansi"`` (returns the text), ``"human"`` (prints it, from the dealt position
+  on) or ``"rgb_array"`` (returns a spectator's picture with both hands face up, an ``(H, W, 3)``
+  ``uint8`` array; needs Pillow, the ``render`` extra).
 
 Rewards: at the end of each deal the winner gets +game points and the loser -game points
 (``game_points``); ``win_loss`` gives ±1 per deal, or per match in match episodes; ``shaped`` adds
@@ -65,10 +67,20 @@ from ..engine import Deal
 from ..infostate import InfoState
 from ..match import Match
 from ..observers import ENCODERS, VECTOR_SIZE, encode_vector, observation_space
-from ..render import describe_outcome, render_deal
+from ..render import render_deal
+from ..render_image import deal_frame, require_pillow
 from ..rewards import DEFAULT_SHAPING_SCALE, check_reward_scheme, step_rewards
 from ..rules import Rules
-from .options import EPISODES, check_option, rules_with_claiming
+from .options import (
+    EPISODES,
+    check_agent,
+    check_option,
+    check_real,
+    check_seed,
+    deal_spec,
+    given_deal,
+    rules_with_claiming,
+)
 from .wrappers import ClassicWrapper
 
 __all__ = ["env", "raw_env", "STATE_SIZE", "mask_array"]
@@ -98,6 +110,7 @@ def env(illegal_reward: float | None = None, wrapper: str = "fused", **kwargs: A
     e = raw_env(**kwargs)
     if illegal_reward is None:
         illegal_reward = -1.0 if e.reward_scheme == "win_loss" else -3.0
+    illegal_reward = check_real("illegal_reward", illegal_reward)
     if wrapper == "fused":
         return ClassicWrapper(e, illegal_reward=illegal_reward)
     check_option("wrapper", wrapper, ("fused", "pettingzoo"))
@@ -108,10 +121,10 @@ def env(illegal_reward: float | None = None, wrapper: str = "fused", **kwargs: A
 
 class raw_env(AECEnv[str, Any, int]):
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi", "human"],
+        "render_modes": ["ansi", "human", "rgb_array"],
         "name": "sixtysix_v0",
         "is_parallelizable": False,
-        "render_fps": 1,
+        "render_fps": 2,
     }
 
     def __init__(
@@ -133,7 +146,9 @@ class raw_env(AECEnv[str, Any, int]):
         self.reward_scheme = check_reward_scheme(reward)
         self.episode = episode
         self.render_mode = render_mode
-        self.shaping_scale = float(shaping_scale)
+        if render_mode == "rgb_array":
+            require_pillow()  # a missing extra is named now, not at the first frame
+        self.shaping_scale = check_real("shaping_scale", shaping_scale)
         self._encode = ENCODERS[observation]
         self.possible_agents = list(AGENTS)
         self.agents = []
@@ -160,13 +175,13 @@ class raw_env(AECEnv[str, Any, int]):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        # Every argument is checked before anything changes: a bad reset leaves the env as it was.
+        seed = check_seed(seed)
+        first_deal = _deal_from_options(deal_spec(options), self.rules)
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
         # One Python RNG per episode, drawn from np_random: shuffling lists with it is fast.
         rng = random.Random(int(self.np_random.integers(2**63)))
-        first_deal = None
-        if options and "deal" in options:
-            first_deal = _deal_from_options(options["deal"], self.rules)
         self.match = Match(self.rules, rng, first_deal=first_deal)
         self.deal = self.match.deal
         self.agents = list(AGENTS)
@@ -178,6 +193,8 @@ class raw_env(AECEnv[str, Any, int]):
         self.agent_selection = AGENTS[self.deal.current_player]
         self._last_text = None
         self._finished_deal = None
+        if self.render_mode == "human":  # the dealt position, before the first action
+            self.render()
 
     def step(self, action: int) -> None:
         agent = self.agent_selection
@@ -213,8 +230,7 @@ class raw_env(AECEnv[str, Any, int]):
     def observe(self, agent: str) -> dict[str, Any]:
         deal = self.deal
         assert deal is not None, "call reset() first"
-        p = 0 if agent == "player_0" else 1
-        info = InfoState.of(deal, p)
+        info = InfoState.of(deal, check_agent(agent, self.possible_agents))
         mask = mask_array(info.legal_mask) if info.legal_mask else _MASK_ZERO.copy()
         return {"observation": self._encode(info), "action_mask": mask}
 
@@ -233,15 +249,16 @@ class raw_env(AECEnv[str, Any, int]):
             out[base + 24 * slot + c] = 1.0
         return out
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             return None
         deal = self._finished_deal or self.deal
         if deal is None:
             return None
-        text = render_deal(deal, AGENTS, self._last_text)
-        if self._finished_deal is not None and self.match is not None:
-            text += f"\n  {describe_outcome(deal, AGENTS)}; match {self.match.scores[0]}-{self.match.scores[1]}"
+        scores = self.match.scores if self.match is not None and self.episode == "match" else None
+        if self.render_mode == "rgb_array":
+            return deal_frame(deal, AGENTS, last=self._last_text, match_scores=scores)
+        text = render_deal(deal, AGENTS, self._last_text, match_scores=scores)  # the result once, if over
         if self.render_mode == "human":
             print(text)
             return None
@@ -251,9 +268,13 @@ class raw_env(AECEnv[str, Any, int]):
         pass
 
 
-def _deal_from_options(spec: Any, rules: Rules) -> Deal:
+def _deal_from_options(spec: Any, rules: Rules) -> Deal | None:
+    """The first deal of ``reset(options={"deal": spec})``: None, a running ``Deal`` of the env's
+    rules (copied), or an arrangement dict."""
+    if spec is None:
+        return None
     if isinstance(spec, Deal):
-        return spec
+        return given_deal(spec, rules)
     if not isinstance(spec, dict) or not {"hands", "stock"} <= set(spec):
         raise ValueError(
             "options['deal'] must be {'hands': [[...], [...]], 'stock': [...], 'dealer': 0} with card strings"

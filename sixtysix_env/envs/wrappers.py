@@ -54,10 +54,15 @@ class ClassicWrapper(OrderEnforcingWrapper):
     _cumulative_rewards = property(lambda self: self._raw._cumulative_rewards)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        had_reset = self._has_reset
+        try:
+            super().reset(seed=seed, options=options)
+        except Exception:  # a rejected reset leaves the wrapper as it was, like the raw env
+            self._has_reset = had_reset
+            raise
         self._terminated = False
         self._prev_obs = None
         self._prev_info = None
-        super().reset(seed=seed, options=options)
 
     def observe(self, agent: str) -> Any:
         if not self._has_reset:

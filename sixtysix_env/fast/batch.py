@@ -38,6 +38,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ..actions import NUM_ACTIONS, actions_of
+from ..checks import as_index, check_bool, check_choice, check_int, check_real, is_choice
 from ..engine import MAX_DEAL_ACTIONS, Deal, IllegalActionError, Outcome, Termination
 from ..rewards import DEFAULT_SHAPING_SCALE, REWARD_SCHEMES, check_reward_scheme
 from ..rules import Rules, get_rules
@@ -64,12 +65,22 @@ _DEALER_MODES = {0: K.DEALER_ZERO, 1: K.DEALER_ONE, "alternate": K.DEALER_ALTERN
 OPPONENTS = {"random": K.OPPONENT_RANDOM, "heuristic": K.OPPONENT_HEURISTIC}
 """Built-in opponents, played inside the kernels: uniform over the legal actions, or
 ``HeuristicAgent`` (``sixtysix_env.fast.heuristic``)."""
+MAX_ENVS = 1 << 22
+"""The most envs one batch takes (about 1.5 KB each)."""
 PARALLEL_MIN_ENVS = 16384
 """With ``parallel=None`` the batch uses all cores from this many envs on. Below it, handing work
 to threads costs more than it saves; on a busy 2-core machine threads gain little even above it
 (``benchmarks/bench_batched.py`` measures both)."""
 
 _POOL: ThreadPoolExecutor | None = None
+
+
+def _int_array(name: str, values: object) -> np.ndarray:
+    """``values`` as an integer array (never cast: 1.5 or 256 must not become a card or a dealer)."""
+    out = np.asarray(values)
+    if out.dtype.kind not in "iu":
+        raise ValueError(f"{name} must be integers, got {values!r} (dtype {out.dtype})")
+    return out
 
 
 def _pool() -> ThreadPoolExecutor:
@@ -126,32 +137,29 @@ class BatchedDeals:
         opponent_seat: int | Literal["random"] = 1,
         final_observation_seat: int | Literal["learner"] | None = None,
     ) -> None:
-        n = int(num_envs)
-        if n < 1:
-            raise ValueError(f"num_envs must be at least 1, got {num_envs!r}")
-        if dealer not in _DEALER_MODES:
-            raise ValueError(f"dealer must be 'random', 'alternate', 0 or 1, got {dealer!r}")
-        if opponent in (0, 1) and not isinstance(opponent, bool):  # the older form: a random opponent's seat
-            opponent, opponent_seat = "random", int(opponent)
-        if opponent is not None and opponent not in OPPONENTS:
-            raise ValueError(
-                f"opponent must be None (self-play) or one of {', '.join(map(repr, OPPONENTS))}, got {opponent!r}"
-            )
-        if opponent_seat not in (0, 1, "random"):
-            raise ValueError(f"opponent_seat must be 0, 1 or 'random', got {opponent_seat!r}")
-        if final_observation_seat not in (None, 0, 1, "learner"):
-            raise ValueError(f"final_observation_seat must be None, 0, 1 or 'learner', got {final_observation_seat!r}")
+        n = check_int("num_envs", num_envs, 1, MAX_ENVS)
+        check_choice("dealer", dealer, _DEALER_MODES)
+        dealer = as_index(dealer) if as_index(dealer) is not None else dealer  # type: ignore[assignment]
+        if is_choice(opponent, 0) or is_choice(opponent, 1):  # the older form: a random opponent's seat
+            opponent, opponent_seat = "random", int(opponent)  # type: ignore[arg-type]
+        check_choice("opponent", opponent, (None, *OPPONENTS))
+        check_choice("opponent_seat", opponent_seat, (0, 1, "random"))
+        check_choice("final_observation_seat", final_observation_seat, (None, 0, 1, "learner"))
+        if as_index(opponent_seat) is not None:
+            opponent_seat = as_index(opponent_seat)  # type: ignore[assignment]
+        if as_index(final_observation_seat) is not None:
+            final_observation_seat = as_index(final_observation_seat)  # type: ignore[assignment]
         if final_observation_seat == "learner" and opponent is None:
             raise ValueError("final_observation_seat='learner' needs a built-in opponent")
         self.num_envs = n
         self.rules = get_rules(rules)
         self.params = encode_rules(self.rules)
         self.reward = check_reward_scheme(reward)
-        self.shaping_scale = float(shaping_scale)
-        self.autoreset = bool(autoreset)
+        self.shaping_scale = check_real("shaping_scale", shaping_scale)
+        self.autoreset = check_bool("autoreset", autoreset)
         self.opponent = opponent
         self.opponent_seat = opponent_seat if opponent is not None else None
-        self.parallel = (n >= PARALLEL_MIN_ENVS) if parallel is None else bool(parallel)
+        self.parallel = (n >= PARALLEL_MIN_ENVS) if parallel is None else check_bool("parallel", parallel)
         threads = min(os.cpu_count() or 1, n) if self.parallel else 1
         bounds = np.linspace(0, n, threads + 1).astype(int)
         self._slices = [slice(a, b) for a, b in itertools.pairwise(bounds)]
@@ -183,8 +191,13 @@ class BatchedDeals:
         self.last_termination = np.full(n, -1, dtype=np.int8)
         self._actions = np.zeros(n, dtype=np.int64)
         self._no_players = np.full(n, -1, dtype=np.int8)
-        # The step's per-slice views, made once (slicing a dozen arrays per step costs microseconds).
-        self._step_views = {
+        self._step_views = self._make_views()
+        self._seeded = False
+        self.reset(seed=seed)
+
+    def _make_views(self) -> dict[int, tuple[Any, ...]]:
+        """The step's per-slice views, made once (slicing a dozen arrays per step costs microseconds)."""
+        return {
             sl.start: (
                 self.state[sl], self.decks[sl], self.history[sl], self.rng_state[sl], self._seats[sl],
                 self._rewards[sl], self._done[sl], self.last_winner[sl], self.last_game_points[sl],
@@ -192,8 +205,17 @@ class BatchedDeals:
             )
             for sl in self._slices
         }  # fmt: skip
-        self._seeded = False
-        self.reset(seed=seed)
+
+    # Copies (pickle, copy.deepcopy: Ray, multiprocessing, checkpoints) hold their own arrays; the
+    # views into them are made again, or the copy would step arrays it no longer reads.
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        del state["_step_views"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._step_views = self._make_views()
 
     # ------------------------------------------------------------------ creation
     def seed(self, seed: Seed = None) -> None:
@@ -217,29 +239,36 @@ class BatchedDeals:
         ``arrangements``, one ``Deal.arrangement``-style tuple ``(hand0, hand1, stock top first,
         dealer)`` per env, or as ``decks`` (N, deck_size) rows of hand 0, hand 1 and the stock
         bottom first (face-up card first) with ``dealers`` (N,)."""
-        if seed is not None or not self._seeded:
-            self.seed(seed)
         from_rows = arrangements is not None or decks is not None
         if arrangements is not None:
             if decks is not None:
                 raise ValueError("give arrangements or decks, not both")
+            if isinstance(arrangements, str) or not isinstance(arrangements, Sequence):
+                raise ValueError(f"arrangements must be a list of {self.num_envs} tuples, got {arrangements!r}")
             if len(arrangements) != self.num_envs:
                 raise ValueError(f"need {self.num_envs} arrangements (one per env), got {len(arrangements)}")
             rows, dealer_rows = arrangement_rows(arrangements, self.rules)
         elif decks is not None:
-            rows = np.asarray(decks)
             if dealers is None:
                 raise ValueError("decks need dealers (N,) too")
-            dealer_rows = np.asarray(dealers).astype(np.int8)
-            if rows.shape[0] != self.num_envs or dealer_rows.shape != (self.num_envs,):
+            rows = _int_array("decks", decks)
+            dealer_rows = _int_array("dealers", dealers)
+            if rows.ndim != 2 or rows.shape[0] != self.num_envs or dealer_rows.shape != (self.num_envs,):
                 raise ValueError(
                     f"decks and dealers must have {self.num_envs} rows, got {rows.shape}, {dealer_rows.shape}"
                 )
+        elif dealers is not None:
+            raise ValueError("dealers go with decks: give both (or arrangements, which hold their dealers)")
         if from_rows:
-            check_rows(rows, dealer_rows, self.rules)
-            self.decks[:] = rows
+            check_rows(rows, dealer_rows, self.rules)  # before any cast, so 256 is no dealer 0
+            rows, dealer_rows = rows.astype(np.int8), dealer_rows.astype(np.int8)
         else:
             dealer_rows = self._no_players
+        # Checked: from here on the reset cannot fail, so a rejected one leaves the batch as it was.
+        if seed is not None or not self._seeded:
+            self.seed(seed)
+        if from_rows:
+            self.decks[:] = rows
         self.state[:, COLUMNS["SCORES"] : COLUMNS["SCORES"] + 2] = 0
         self.config[K.C_WRITE_OBS] = 1
         self._run(
@@ -372,9 +401,12 @@ class BatchedDeals:
             raise ValueError(f"actions must have shape ({self.num_envs},), got {a.shape}")
         if a.dtype.kind not in "iu":
             raise ValueError(f"actions must be integers, got dtype {a.dtype}")
+        if a.dtype.kind == "u" and a.dtype.itemsize == 8 and (a > NUM_ACTIONS).any():  # would wrap to int64
+            bad = int(np.flatnonzero(a > NUM_ACTIONS)[0])
+            self._raise_illegal(bad, int(a[bad]))
         if a.dtype != np.int64 or not a.flags.c_contiguous:
             a = a.astype(np.int64)
-        bad = K.first_illegal(self.state, a)  # before any env changes
+        bad = K.first_illegal(self.state, a)  # before any env changes; -1 is "no action", -5 is illegal
         if bad >= 0:
             self._raise_illegal(int(bad), int(a[bad]))
         self.config[K.C_WRITE_OBS] = int(write_obs)

@@ -7,8 +7,8 @@ inputs for the player to act from one env's state row, exactly as
 function stays the specification: ``tests/test_fast_heuristic.py`` checks that both pick the
 same action at every decision of thousands of deals per preset.
 
-Three uses: ``heuristic_actions(deals)`` (a vectorised policy for the players to act, e.g. one
-seat of a self-play batch), the built-in opponent of ``BatchedDeals(opponent="heuristic")``
+Three uses: ``BatchedDeals.heuristic_actions()`` (a vectorised policy for the players to act,
+e.g. one seat of a self-play batch), the built-in opponent of ``BatchedDeals(opponent="heuristic")``
 (played inside ``kernels.step_envs``), and through it ``SixtySixVectorEnv`` and
 ``SixtySixSB3VecEnv``.
 
@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit
@@ -52,10 +51,7 @@ from .state import (
     WON,
 )
 
-if TYPE_CHECKING:
-    from .batch import BatchedDeals
-
-__all__ = ["heuristic_action", "choose", "heuristic_actions", "heuristic_actions_kernel", "source_digest"]
+__all__ = ["heuristic_action", "choose", "heuristic_actions_kernel", "source_digest"]
 
 _JIT = {"cache": True, "nogil": True, "_nrt": False}  # as kernels.py: no allocation, GIL released
 
@@ -273,12 +269,6 @@ def heuristic_actions_kernel(S, R, actions):
     """The heuristic's action for the player to act in every env (-1 where the deal is over)."""
     for i in range(S.shape[0]):
         actions[i] = heuristic_action(S[i], R)
-
-
-def heuristic_actions(deals: BatchedDeals, out: np.ndarray | None = None) -> np.ndarray:
-    """(N,) int64: ``HeuristicAgent``'s action for the player to act in each env of ``deals``
-    (-1 where the deal is over): a vectorised, deterministic policy for either seat."""
-    return deals.heuristic_actions(out)
 
 
 def source_digest() -> str:

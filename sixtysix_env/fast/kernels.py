@@ -28,6 +28,7 @@ from .state import (
     CLOSED_BY,
     CLOSED_OPP_POINTS,
     CLOSED_OPP_TRICKS,
+    CLOSED_OWN_TRICKS,
     CLOSER_FAIL_ALWAYS_3,
     CLOSER_FAILED,
     CLOSER_WIN_ALWAYS_3,
@@ -67,7 +68,6 @@ from .state import (
     POINTS,
     R_CLAIMING,
     R_CLOSE_BEFORE_DRAWING,
-    R_CLOSED_SCHWARZ_POINTS,
     R_CLOSER_FAIL,
     R_CLOSER_WIN,
     R_CLOSING,
@@ -77,6 +77,7 @@ from .state import (
     R_EXCHANGE_RANK,
     R_EXCHANGE_REQUIRES,
     R_EXCHANGE_TIMING,
+    R_FAILED_CLOSE_SIX,
     R_HAND_SIZE,
     R_LAST_TRICK_BONUS,
     R_MARRIAGE_COUNTS,
@@ -91,6 +92,8 @@ from .state import (
     RUNNING,
     SCHWARZ_NO_POINTS,
     SCORES,
+    SIX_NEVER,
+    SIX_OR_OPPONENT_NO_TRICK,
     STOCK,
     STOCK_LEN,
     TERMINATION,
@@ -103,7 +106,7 @@ from .state import (
     WON,
 )
 
-HEURISTIC_DIGEST = "eabecffb97579165"
+HEURISTIC_DIGEST = "3f1c5c0f017b8638"
 """``heuristic.source_digest()`` of the heuristic compiled into these kernels' numba cache: numba
 checks only this file for changes, so a new heuristic must change this line (a test checks it)."""
 
@@ -290,6 +293,11 @@ def _game_points(R, loser_points, loser_tricks):
 
 @njit(**_JIT)
 def _closer_fail_points(s, R):
+    six = R[R_FAILED_CLOSE_SIX]
+    if six != SIX_NEVER and s[TRICKS + s[CLOSED_BY]] == s[CLOSED_OWN_TRICKS]:
+        return 6
+    if six == SIX_OR_OPPONENT_NO_TRICK and s[CLOSED_OPP_TRICKS] == 0:
+        return 6
     if R[R_CLOSER_FAIL] == CLOSER_FAIL_ALWAYS_3 or s[CLOSED_OPP_TRICKS] == 0:
         return 3
     return 2
@@ -301,8 +309,6 @@ def _closer_win_points(s, R, opp):
         pts, tricks = s[CLOSED_OPP_POINTS], s[CLOSED_OPP_TRICKS]
     else:
         pts, tricks = s[POINTS + opp], s[TRICKS + opp]
-    if _is_schwarz(R, pts, tricks):
-        return R[R_CLOSED_SCHWARZ_POINTS]
     return 3 if R[R_CLOSER_WIN] == CLOSER_WIN_ALWAYS_3 else _game_points(R, pts, tricks)
 
 
@@ -431,6 +437,7 @@ def _close(s, R, p):
     s[JUST_CLOSED] = 1
     s[CLOSED_OPP_TRICKS] = s[TRICKS + o]
     s[CLOSED_OPP_POINTS] = s[POINTS + o]
+    s[CLOSED_OWN_TRICKS] = s[TRICKS + p]
     if R[R_EXCHANGE_AT_CLOSING] != 0 and s[STOCK_LEN] >= 2 and (s[HAND + o] >> s[EXCHANGE_CARD]) & 1:
         s[CURRENT] = o
         s[DECISION] = CLOSING_EXCHANGE
@@ -786,18 +793,18 @@ def _step_env(S, R, decks, hist, rng, cfg, seats, scale, i, a, rewards, done, wi
             new_random_deal(S, R, decks, rng, i, cfg[C_DEALER_MODE], False)
             if cfg[C_OPPONENT] != NO_OPPONENT:
                 _skip_to_learner(S, R, decks, hist, rng, cfg, seats, i)
-    rewards[i, 0] = r0
-    rewards[i, 1] = -r0
+    rewards[i, 0] = r0 + 0.0  # never -0.0
+    rewards[i, 1] = 0.0 - r0
     if cfg[C_WRITE_OBS] != 0:
         _write_view(S, R, i, io[0], io[1])
 
 
 @njit(**_JIT)
 def first_illegal(S, actions):
-    """Index of the first env whose action is not legal (a < 0 means no action), or -1."""
+    """Index of the first env whose action is not legal (-1 means no action), or -1."""
     for i in range(S.shape[0]):
         a = actions[i]
-        if a >= 0 and (a > 31 or not (legal_mask(S[i]) >> a) & 1):
+        if a != -1 and (a < 0 or a > 31 or not (legal_mask(S[i]) >> a) & 1):
             return i
     return -1
 

@@ -20,7 +20,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..cards import Rank
+from ..cards import Rank, parse_cards
+from ..checks import check_int
 from ..engine import MAX_DEAL_ACTIONS, Decision, Termination
 from ..observers import BINARY_SIZE, VECTOR_LAYOUT, VECTOR_SIZE
 from ..rules import Rules, get_rules
@@ -50,6 +51,7 @@ _SCALAR_FIELDS = (
     "CLOSED_BY",  # -1 while not closed
     "CLOSED_OPP_TRICKS",
     "CLOSED_OPP_POINTS",
+    "CLOSED_OWN_TRICKS",  # the closer's tricks at closing (the 6-point rule)
     "TRICK_COUNT",
     "MASK",  # legal action mask, cached after every change (bit 31 makes it negative as int32)
     "WINNER",  # outcome: -1 drawn (or still running)
@@ -86,6 +88,7 @@ JUST_CLOSED = COLUMNS["JUST_CLOSED"]
 CLOSED_BY = COLUMNS["CLOSED_BY"]
 CLOSED_OPP_TRICKS = COLUMNS["CLOSED_OPP_TRICKS"]
 CLOSED_OPP_POINTS = COLUMNS["CLOSED_OPP_POINTS"]
+CLOSED_OWN_TRICKS = COLUMNS["CLOSED_OWN_TRICKS"]
 TRICK_COUNT = COLUMNS["TRICK_COUNT"]
 MASK = COLUMNS["MASK"]
 WINNER = COLUMNS["WINNER"]
@@ -136,7 +139,7 @@ _PARAMS = (
     "SCHWARZ",
     "CLOSER_WIN",
     "CLOSER_FAIL",
-    "CLOSED_SCHWARZ_POINTS",
+    "FAILED_CLOSE_SIX",
     "MATCH_TARGET",
     "CLAIMING",
 )
@@ -163,7 +166,7 @@ R_MUST_WIN_TRICK = PARAM_INDEX["MUST_WIN_TRICK"]
 R_SCHWARZ = PARAM_INDEX["SCHWARZ"]
 R_CLOSER_WIN = PARAM_INDEX["CLOSER_WIN"]
 R_CLOSER_FAIL = PARAM_INDEX["CLOSER_FAIL"]
-R_CLOSED_SCHWARZ_POINTS = PARAM_INDEX["CLOSED_SCHWARZ_POINTS"]
+R_FAILED_CLOSE_SIX = PARAM_INDEX["FAILED_CLOSE_SIX"]
 R_MATCH_TARGET = PARAM_INDEX["MATCH_TARGET"]
 R_CLAIMING = PARAM_INDEX["CLAIMING"]
 
@@ -177,6 +180,7 @@ CHOICE_CODES: dict[str, dict[str, int]] = {
     "schwarz": {"no_trick": 0, "no_points": 1},
     "closer_win": {"at_end": 0, "at_closing": 1, "always_3": 2},
     "closer_fail": {"2_or_3": 0, "always_3": 1},
+    "failed_close_six": {"never": 0, "closer_no_trick": 1, "or_opponent_no_trick": 2},
     "claiming": {"auto": 0, "explicit": 1},
 }
 EXCHANGE_AFTER_WON_TRICK, EXCHANGE_AFTER_FIRST_TRICK, EXCHANGE_ANY = 0, 1, 2
@@ -187,6 +191,7 @@ PLAYED_OUT_LAST_TRICK = 1
 SCHWARZ_NO_POINTS = 1
 CLOSER_WIN_AT_CLOSING, CLOSER_WIN_ALWAYS_3 = 1, 2
 CLOSER_FAIL_ALWAYS_3 = 1
+SIX_NEVER, SIX_CLOSER_NO_TRICK, SIX_OR_OPPONENT_NO_TRICK = 0, 1, 2
 CLAIMING_EXPLICIT = 1
 
 _INT_FIELDS = (
@@ -199,7 +204,6 @@ _INT_FIELDS = (
     "marriage_on_first_lead",
     "last_trick_bonus",
     "must_win_trick",
-    "closed_schwarz_points",
     "match_target",
 )
 _NOT_IN_A_DEAL = ("name", "drawn_deal", "next_dealer")
@@ -244,14 +248,19 @@ def arrangement_rows(
     arrangements: Sequence[tuple[Sequence[int], Sequence[int], Sequence[int], int]], rules: Rules
 ) -> tuple[np.ndarray, np.ndarray]:
     """Deck rows and dealers from ``Deal.arrangement``-style tuples ``(hand0, hand1, stock top
-    first, dealer)``; a row is hand 0, hand 1, then the stock bottom first (the face-up card)."""
-    rows = np.empty((len(arrangements), rules.deck_size), dtype=np.int8)
-    dealers = np.empty(len(arrangements), dtype=np.int8)
+    first, dealer)`` (cards as ids or strings); a row is hand 0, hand 1, then the stock bottom
+    first (the face-up card). Raises ``ValueError``/``TypeError`` naming the arrangement."""
+    rows = np.empty((len(arrangements), rules.deck_size), dtype=np.int64)
+    dealers = np.empty(len(arrangements), dtype=np.int64)
     n, m = rules.hand_size, rules.stock_size
     for i, arr in enumerate(arrangements):
-        if len(arr) != 4:
+        if isinstance(arr, str) or not isinstance(arr, Sequence) or len(arr) != 4:
             raise ValueError(f"arrangement {i} must be (hand0, hand1, stock top first, dealer), got {arr!r}")
         h0, h1, stock, dealer = arr
+        try:
+            h0, h1, stock = parse_cards(h0), parse_cards(h1), parse_cards(stock)
+        except ValueError as e:
+            raise ValueError(f"arrangement {i}: {e}") from None
         if len(h0) != n or len(h1) != n or len(stock) != m:
             raise ValueError(
                 f"arrangement {i}: {rules.name} rules need hands of {n} and a stock of {m} cards, "
@@ -260,7 +269,7 @@ def arrangement_rows(
         rows[i, :n] = h0
         rows[i, n : 2 * n] = h1
         rows[i, 2 * n :] = list(reversed(stock))
-        dealers[i] = dealer
+        dealers[i] = check_int(f"dealer of arrangement {i}", dealer, 0, 1)
     return rows, dealers
 
 

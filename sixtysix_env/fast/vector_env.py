@@ -34,7 +34,8 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..actions import NUM_ACTIONS
+from ..actions import NUM_ACTIONS, actions_of
+from ..engine import IllegalActionError
 from ..envs.options import check_option, rules_with_claiming
 from ..observers import observation_space
 from ..rewards import DEFAULT_SHAPING_SCALE
@@ -104,7 +105,7 @@ class SixtySixVectorEnv(VectorEnv):
             opponent_seat="random" if seat == "random" else 1 - int(seat),
             final_observation_seat="learner",
         )
-        self.num_envs = num_envs
+        num_envs = self.num_envs = self.deals.num_envs
         self.single_observation_space = observation_space("vector")
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
@@ -135,7 +136,14 @@ class SixtySixVectorEnv(VectorEnv):
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
         seats = self.deals.learner_seats  # a finished deal pays the seat it was played from
-        obs, masks, rewards, done = self.deals.step_observe(np.asarray(actions).reshape(self.num_envs))
+        a = np.asarray(actions)
+        if a.size != self.num_envs:
+            raise ValueError(f"actions must hold {self.num_envs} actions (one per env), got shape {a.shape}")
+        a = a.reshape(self.num_envs)
+        if a.dtype.kind == "i" and (a < 0).any():  # -1 ("no action") is the batch's, not a learner's
+            i = int(np.flatnonzero(a < 0)[0])
+            raise IllegalActionError(int(a[i]), actions_of(int(self.deals.legal_mask_bits()[i])), f"env {i}")
+        obs, masks, rewards, done = self.deals.step_observe(a)
         self._masks[:] = masks
         infos: dict[str, Any] = {"action_mask": masks.copy(), "seat": self.seats}
         terminated = done.copy()

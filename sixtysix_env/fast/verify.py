@@ -55,7 +55,8 @@ def _first_difference(a: np.ndarray, b: np.ndarray) -> str:
 
 def differential(rules: str | Rules, num_deals: int, seed: int = 0) -> dict[str, int]:
     """Play ``num_deals`` random deals in both engines and raise ``DifferentialError`` at the first
-    difference. Returns counts: deals, steps (decisions compared) and the terminations seen."""
+    difference. Returns counts: deals, steps (decisions compared), the terminations seen and the
+    game points scored (``game_points_N``)."""
     r = get_rules(rules)
     rng = np.random.default_rng(seed)
     deals = [Deal.new(r, rng, dealer=int(rng.integers(2))) for _ in range(num_deals)]
@@ -133,8 +134,8 @@ def differential(rules: str | Rules, num_deals: int, seed: int = 0) -> dict[str,
                 last = (int(main.last_winner[i]), int(main.last_game_points[i]), int(main.last_termination[i]))
                 if out != d.outcome or last != (d.outcome.winner, d.outcome.game_points, int(d.outcome.termination)):
                     fail(i, f"outcome: batched {out} / {last}, reference {d.outcome}")
-                name = d.outcome.termination.name
-                terminations[name] = terminations.get(name, 0) + 1
+                for name in (d.outcome.termination.name, f"game_points_{d.outcome.game_points}"):
+                    terminations[name] = terminations.get(name, 0) + 1
     else:
         raise DifferentialError("deals did not finish within 200 steps")
     # The batch's own replay of an env must be the reference deal (history and arrangement kept).
@@ -166,7 +167,6 @@ def random_rules(rng: np.random.Generator) -> Rules:
         marriage_on_first_lead=bool(rng.integers(2)),
         last_trick_bonus=int(rng.choice([0, 10])),
         must_win_trick=bool(rng.integers(2)),
-        closed_schwarz_points=int(rng.choice([3, 6])),
         match_target=int(rng.choice([7, 8, 11])),
     )
     for f in dataclasses.fields(Rules):  # boolean fields added later: random too
@@ -176,11 +176,16 @@ def random_rules(rng: np.random.Generator) -> Rules:
 
 
 def configurations() -> dict[str, Rules]:
-    """Every preset, and every preset with explicit claiming."""
+    """Every preset, every preset with explicit claiming, and both readings of the 6-point rule."""
     out = dict(PRESETS)
     for name, r in PRESETS.items():
         if r.claiming != "explicit":
             out[f"{name}+explicit"] = r.replace(name=f"{name}+explicit", claiming="explicit")
+    for six in ("closer_no_trick", "or_opponent_no_trick"):
+        out[f"standard+six-{six}"] = PRESETS["standard"].replace(name=f"standard+six-{six}", failed_close_six=six)
+    out["marriage+explicit+six"] = PRESETS["marriage"].replace(
+        name="marriage+explicit+six", claiming="explicit", failed_close_six="or_opponent_no_trick"
+    )
     return out
 
 

@@ -1,4 +1,4 @@
-"""Sixty-Six for three players (RULES.md 5.1) and for four in partnerships (5.2).
+"""Sixty-Six for three players (docs/RULES.md 5.1) and for four in partnerships (5.2).
 
 ``ThreeDeal`` and ``FourDeal`` have the two-player ``Deal``'s API over 37 action ids (the
 two-player ids plus the trump choice, see :mod:`.actions`); ``TableView`` is what one player may

@@ -1,4 +1,4 @@
-"""Four-player Sixty-Six in fixed partnerships (RULES.md 5.2, pagat's version).
+"""Four-player Sixty-Six in fixed partnerships (docs/RULES.md 5.2, pagat's version).
 
 Seats 0..3 clockwise; partners sit opposite, so team 0 is players 0 and 2, team 1 players 1 and 3.
 6 cards each, no stock; the dealer's last (bottom) card is turned for trump and stays in his hand

@@ -64,4 +64,4 @@ def table_step_rewards(
         for p in range(n):
             s = deal.side_of(p)
             rewards[p] += shaping_scale * (delta[s] - (total - delta[s]) / (sides - 1))
-    return tuple(rewards)
+    return tuple(r + 0.0 for r in rewards)  # + 0.0: never -0.0

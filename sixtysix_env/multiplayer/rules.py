@@ -1,4 +1,4 @@
-"""Rules as data for the three- and four-player games (RULES.md 5.1 and 5.2).
+"""Rules as data for the three- and four-player games (docs/RULES.md 5.1 and 5.2).
 
 These are different games from the two-player one (no stock, every player bound to follow from
 the first trick), so they have their own dataclasses; field docstrings cite the sources as
@@ -10,6 +10,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from typing import Literal
+
+from ..rules import check_name, parse_rules_text, rules_text, settled_name
 
 __all__ = [
     "ThreeRules",
@@ -29,6 +31,7 @@ Claiming = Literal["auto", "explicit"]
 
 def _check(obj: object) -> None:
     """Type checks shared by both dataclasses: clear errors instead of odd play."""
+    check_name(obj)
     for f in dataclasses.fields(obj):  # type: ignore[arg-type]
         value = getattr(obj, f.name)
         if f.type == "bool" and not isinstance(value, bool):
@@ -41,7 +44,7 @@ def _check(obj: object) -> None:
 
 @dataclass(frozen=True)
 class ThreeRules:
-    """Three players, 8 cards each, no stock; settled in stakes after all 8 tricks (RULES.md 5.1)."""
+    """Three players, 8 cards each, no stock; settled in stakes after all 8 tricks (docs/RULES.md 5.1)."""
 
     name: str = "pagat"
     """Preset name, or a label for a custom rule set."""
@@ -73,15 +76,20 @@ class ThreeRules:
             raise ValueError(f"ThreeRules.trump={self.trump!r} is not allowed: choose one of choose, dealer_last")
         if not self.match_deals and not self.match_target:
             raise ValueError("ThreeRules: a match needs match_deals > 0 or match_target > 0 (or both)")
+        object.__setattr__(self, "name", settled_name(self, globals().get("THREE_PRESETS")))
 
     def replace(self, **changes: object) -> ThreeRules:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+    def notation(self) -> str:
+        """Text that :func:`get_three_rules` reads back to exactly these rules (as ``Rules.notation``)."""
+        return rules_text(self, THREE_PRESETS)
 
 
 @dataclass(frozen=True)
 class FourRules:
     """Four players in fixed partnerships (0 and 2 against 1 and 3), 6 cards each, no stock; the
-    first team to 66 goes out and scores 1/2/3 game points as in the two-player game (RULES.md 5.2)."""
+    first team to 66 goes out and scores 1/2/3 game points as in the two-player game (docs/RULES.md 5.2)."""
 
     name: str = "pagat"
     """Preset name, or a label for a custom rule set."""
@@ -120,9 +128,14 @@ class FourRules:
             raise ValueError(f"FourRules.claiming={self.claiming!r} is not allowed: choose one of auto, explicit")
         if self.match_target < 1:
             raise ValueError(f"FourRules.match_target={self.match_target} must be at least 1")
+        object.__setattr__(self, "name", settled_name(self, globals().get("FOUR_PRESETS")))
 
     def replace(self, **changes: object) -> FourRules:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+    def notation(self) -> str:
+        """Text that :func:`get_four_rules` reads back to exactly these rules (as ``Rules.notation``)."""
+        return rules_text(self, FOUR_PRESETS)
 
 
 THREE_PRESETS: dict[str, ThreeRules] = {
@@ -139,14 +152,14 @@ THREE_NOTES: tuple[str, ...] = (
     "(as in the two-player game; not stated by the sources).",
     "The player with the most counted points wins; a tie for the most is a drawn deal in which nobody pays "
     "(not stated by the sources). The winner always has 33 or more: 130 points are shared by three.",
-    "Presets: `pagat` is RULES.md 5.1 (pagat :308); `marriage` is Марьяж втроём (ru-old-and-marriage :101).",
+    "Presets: `pagat` is docs/RULES.md 5.1 (pagat :308); `marriage` is Марьяж втроём (ru-old-and-marriage :101).",
     "The deal passes to the left after every deal (not stated by the sources).",
 )
 FOUR_NOTES: tuple[str, ...] = (
     "Marriages count for the team once it has a trick (as in the two-player game; not stated by the sources).",
     "The partner is asked about a marriage whenever public facts leave one possible for him, so that being "
     "asked reveals nothing about his hand; otherwise play goes on without the question.",
-    "Presets: `pagat` is RULES.md 5.2 (pagat :310); `russian` takes the trump choice and the obligations of the "
+    "Presets: `pagat` is docs/RULES.md 5.2 (pagat :310); `russian` takes the trump choice and the obligations of the "
     "Russian version (ru-old-and-marriage :104-182). Its redeal rules and contracts ('три девятки', 'на пять', "
     "'на шесть', 'на шубу', 'на костюм') are not implemented.",
     "The deal passes to the left after every deal (not stated by the sources).",
@@ -159,8 +172,8 @@ def get_three_rules(rules: str | ThreeRules | None = None) -> ThreeRules:
         return THREE_PRESETS["pagat"]
     if isinstance(rules, ThreeRules):
         return rules
-    if isinstance(rules, str) and rules in THREE_PRESETS:
-        return THREE_PRESETS[rules]
+    if isinstance(rules, str):
+        return parse_rules_text(rules, THREE_PRESETS, "three-player rules")
     raise ValueError(f"unknown three-player rules {rules!r}: choose {', '.join(THREE_PRESETS)} or pass ThreeRules")
 
 
@@ -170,6 +183,6 @@ def get_four_rules(rules: str | FourRules | None = None) -> FourRules:
         return FOUR_PRESETS["pagat"]
     if isinstance(rules, FourRules):
         return rules
-    if isinstance(rules, str) and rules in FOUR_PRESETS:
-        return FOUR_PRESETS[rules]
+    if isinstance(rules, str):
+        return parse_rules_text(rules, FOUR_PRESETS, "four-player rules")
     raise ValueError(f"unknown four-player rules {rules!r}: choose {', '.join(FOUR_PRESETS)} or pass FourRules")

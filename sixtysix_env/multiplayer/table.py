@@ -13,12 +13,10 @@ the 37 ids of :mod:`sixtysix_env.multiplayer.actions`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from enum import IntEnum
-from operator import index
 from typing import Any, ClassVar
 
 from ..cards import CARD_POINTS, NUM_CARDS, SUIT_MASK, card_str, cards_str, parse_cards
+from ..checks import as_index, check_int
 from ..engine import HIGHER_IN_SUIT, MARRIAGE_PAIR, IllegalActionError, RandomSource
 from .actions import (
     CHOOSE_TRUMP,
@@ -30,6 +28,8 @@ from .actions import (
     parse_table_action,
     table_action_str,
 )
+from .table_types import TableDecision, TableOutcome, TableTermination
+from .view import TableView
 
 __all__ = [
     "TableDeal",
@@ -59,45 +59,14 @@ class TableIllegalActionError(IllegalActionError):
         ValueError.__init__(self, f"illegal action {action!r} in {position}: legal actions are {names}")
 
 
-class TableDecision(IntEnum):
-    """What the player to act is deciding."""
-
-    TRUMP = 0
-    """Name a trump suit (32-35) after seeing one's first 3 cards, or let the turned card decide (36)."""
-    LEAD = 1
-    """Declare a marriage (then lead its K or Q), lead a card, or go out (explicit claiming)."""
-    FOLLOW = 2
-    """Play a card to the trick, bound to follow (and to beat, under ``must_beat``)."""
-    PARTNER_MARRIAGE = 3
-    """Four players: the leader's partner shows a marriage (24-27) or passes (30)."""
-    CLAIM = 4
-    """Four players, explicit claiming, after a partner's marriage or the last trick: go out (31) or not (30)."""
-
-
-class TableTermination(IntEnum):
-    WENT_OUT = 0
-    """A team went out with 66 or more (four players)."""
-    FALSE_CLAIM = 1
-    """A team went out with fewer than 66: the other team wins 2 (four players, explicit claiming)."""
-    PLAYED_OUT = 2
-    """All tricks played: settled by points (three players) or by the last trick (four players)."""
-    DRAWN = 3
-    """Three players: two or more share the most points, nobody pays."""
-
-
-@dataclass(frozen=True)
-class TableOutcome:
-    """A finished deal. ``winner`` is a player (three players) or a team (four players: 0 for
-    players 0 and 2, 1 for players 1 and 3), -1 when drawn; ``payoffs`` are per player, zero-sum:
-    stakes (three players) or the team's game points for both partners (four players)."""
-
-    winner: int
-    game_points: int
-    termination: TableTermination
-    payoffs: tuple[int, ...]
-
-    def returns(self) -> tuple[int, ...]:
-        return self.payoffs
+def _parse_hand(p: int, cards: object) -> list[int]:
+    """The cards of hand ``p``; a ValueError naming the hand when unreadable."""
+    if not isinstance(cards, str) and not isinstance(cards, Sequence):
+        raise ValueError(f"hand {p}={cards!r} is not allowed: give a list of cards or a string such as 'QH TS 9C'")
+    try:
+        return parse_cards(cards)  # type: ignore[arg-type]
+    except ValueError as e:
+        raise ValueError(f"hand {p}: {e}") from None
 
 
 def _beats(c: int, best: int, trump: int) -> bool:
@@ -116,7 +85,7 @@ def trick_winner(trick: Sequence[int], trump: int) -> int:
 
 
 def follow_cards(hand: int, trick: Sequence[int], trump: int, must_beat: bool) -> int:
-    """The cards of ``hand`` that may be played to ``trick`` (RULES.md 5.1): follow suit, beating
+    """The cards of ``hand`` that may be played to ``trick`` (docs/RULES.md 5.1): follow suit, beating
     the best card so far if it is of the suit led; void, trump, over-trumping a trump already in
     the trick; else any card. Without ``must_beat``: follow suit, else trump, else any card."""
     best = trick[trick_winner(trick, trump)]
@@ -242,6 +211,10 @@ class TableDeal:
         r = cls._get_rules(rules)
         if rng is None:
             raise ValueError(f"{cls.__name__}.new needs an rng (random.Random or numpy Generator)")
+        if not callable(getattr(rng, "shuffle", None)):
+            raise TypeError(f"rng={rng!r} is not allowed: use an object with shuffle(list), such as random.Random")
+        dealer = check_int("dealer", dealer, 0, cls.n_players - 1)
+        scores = cls._check_scores(scores)
         deck = list(range(NUM_CARDS))
         rng.shuffle(deck)
         deck = [int(c) for c in deck]
@@ -264,20 +237,29 @@ class TableDeal:
         is wrong with the arrangement."""
         r = cls._get_rules(rules)
         n = cls.n_players
-        if len(hands) != n:
-            raise ValueError(f"arrangement needs {n} hands, got {len(hands)}")
-        if dealer not in range(n):
-            raise ValueError(f"dealer must be 0..{n - 1}, got {dealer!r}")
-        parsed = tuple(tuple(parse_cards(h)) for h in hands)
+        dealer = check_int("dealer", dealer, 0, n - 1)
+        scores = cls._check_scores(scores)
+        if isinstance(hands, str) or not isinstance(hands, Sequence) or len(hands) != n:
+            raise ValueError(f"hands={hands!r} is not allowed: give {n} hands (lists of cards or card strings)")
+        parsed = tuple(tuple(_parse_hand(p, h)) for p, h in enumerate(hands))
         seen: dict[int, int] = {}
+        for p, h in enumerate(parsed):
+            for c in h:
+                if c in seen:
+                    places = f"twice in hand {p}" if seen[c] == p else f"in hands {seen[c]} and {p}"
+                    raise ValueError(f"duplicate card {card_str(c)} ({places}): each card is dealt once")
+                seen[c] = p
         for p, h in enumerate(parsed):
             if len(h) != cls.hand_size:
                 raise ValueError(f"hand {p} has {len(h)} cards; the {cls.game} game deals {cls.hand_size}")
-            for c in h:
-                if c in seen:
-                    raise ValueError(f"duplicate card {card_str(c)} (in hands {seen[c]} and {p})")
-                seen[c] = p
         return cls._start(r, parsed, dealer, scores)
+
+    @classmethod
+    def _check_scores(cls, scores: object) -> tuple[int, ...]:
+        """Match scores before a deal: () for none yet, or one int per side (stakes may be negative)."""
+        if isinstance(scores, str | bytes) or not isinstance(scores, Sequence) or len(scores) not in (0, cls.n_sides):
+            raise ValueError(f"scores={scores!r} is not allowed: give () or {cls.n_sides} ints, one per side")
+        return tuple(check_int(f"scores[{i}]", s) for i, s in enumerate(scores))
 
     @classmethod
     def _start(cls, rules: Any, dealt: tuple[tuple[int, ...], ...], dealer: int, scores: Sequence[int]) -> Any:
@@ -348,8 +330,10 @@ class TableDeal:
             m ^= low
         return out
 
-    def is_legal(self, action: int) -> bool:
-        return 0 <= action < NUM_TABLE_ACTIONS and bool(self.legal_mask() >> action & 1)
+    def is_legal(self, action: object) -> bool:
+        """Whether ``action`` (an int, numpy integer or 0-d integer array) is legal now."""
+        a = as_index(action)
+        return a is not None and 0 <= a < NUM_TABLE_ACTIONS and bool(self.legal_mask() >> a & 1)
 
     def returns(self) -> tuple[int, ...]:
         """Payoffs per player; zeros while the deal runs."""
@@ -399,11 +383,8 @@ class TableDeal:
         """Play one action for ``current_player``; raises ``IllegalActionError`` (a ``ValueError``)
         naming the legal actions, leaving the deal unchanged, when it is not legal."""
         mask = self.legal_mask()
-        try:
-            a = index(action)
-        except TypeError:
-            raise self._illegal(action) from None
-        if not (0 <= a < NUM_TABLE_ACTIONS and mask >> a & 1):
+        a = as_index(action)
+        if a is None or not (0 <= a < NUM_TABLE_ACTIONS and mask >> a & 1):
             raise self._illegal(action)
         self._mask = -1
         p = self.current
@@ -534,10 +515,8 @@ class TableDeal:
         self._mask = 0
 
     # ------------------------------------------------------------------ views
-    def information_state(self, player: int) -> Any:
-        """Exactly what ``player`` may know now (a :class:`~sixtysix_env.multiplayer.view.TableView`)."""
-        from .view import TableView
-
+    def information_state(self, player: int) -> TableView:
+        """Exactly what ``player`` may know now."""
         return TableView.of(self, player)
 
     def hidden_cards(self, player: int) -> int:
@@ -582,11 +561,13 @@ class TableDeal:
         """Text that :meth:`from_notation` reads back: rules name, dealer, hands as dealt, actions."""
         hands = " | ".join(cards_str(h) for h in self.dealt)
         played = " ".join(table_action_str(x & 63) for x in self.history)
-        return f"{self.rules.name}; dealer={self.dealer}; hands={hands}; played={played}"
+        return f"{self.rules.notation()}; dealer={self.dealer}; hands={hands}; played={played}"
 
     @classmethod
     def from_notation(cls, text: str, rules: Any = None) -> Any:
-        """Read :meth:`to_notation` text; ``rules`` overrides the preset named in it."""
+        """Read :meth:`to_notation` text; ``rules`` overrides the rules written in it."""
+        if not isinstance(text, str):
+            raise TypeError(f"position text must be a string, got {text!r}")
         parts = [p.strip() for p in text.split(";")]
         if len(parts) != 4:
             raise ValueError(f"bad position text {text!r}: expected 'rules; dealer=N; hands=... | ...; played=...'")
@@ -597,7 +578,10 @@ class TableDeal:
                 raise ValueError(f"bad field {p!r} in position text: expected key=value")
             fields[key.strip()] = value.strip()
         try:
-            deal = cls.from_arrangement(fields["hands"].split("|"), int(fields["dealer"]), rules or parts[0])
+            dealer = fields["dealer"]
+            if not (dealer.isdigit() and dealer.isascii()):
+                raise ValueError(f"bad dealer {dealer!r} in position text: write dealer=N")
+            deal = cls.from_arrangement(fields["hands"].split("|"), int(dealer), rules or parts[0])
         except KeyError as e:
             raise ValueError(f"position text lacks the field {e.args[0]!r}") from None
         return deal.apply_all(fields["played"])

@@ -1,4 +1,4 @@
-"""Three-player Sixty-Six (RULES.md 5.1): 8 cards each, no stock, settled in stakes.
+"""Three-player Sixty-Six (docs/RULES.md 5.1): 8 cards each, no stock, settled in stakes.
 
 Seats 0, 1, 2 clockwise; the player left of the dealer (``dealer + 1``) sees his first packet of
 3 cards, names trump or lets the first card of his second packet be turned, and leads. Every

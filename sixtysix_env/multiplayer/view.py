@@ -8,14 +8,12 @@ partner's. While trump is being chosen a player has seen only his first packet o
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ..cards import NUM_CARDS, cards_of
-from .table import TableDecision, TableOutcome
-
-if TYPE_CHECKING:
-    from ..engine import RandomSource
-    from .table import TableDeal
+from ..cards import NUM_CARDS, cards_of, cards_str
+from ..deal_types import RandomSource
+from ..infostate import LegalMask
+from .table_types import TableDecision, TableOutcome
 
 __all__ = ["TableView"]
 
@@ -56,6 +54,7 @@ class TableView:
         "scores",
         "legal_mask",
         "outcome",
+        "_deal_class",
     )
 
     rules: Any
@@ -87,11 +86,15 @@ class TableView:
     last_winner: int
     history: tuple[int, ...]
     scores: tuple[int, ...]
-    legal_mask: int
+    legal_mask: LegalMask
     outcome: TableOutcome | None
+    _deal_class: type
+    """The class of the deal this view was taken from (``ThreeDeal`` or ``FourDeal``): ``sample``
+    deals one of the same kind, so this module needs no import of the table engine."""
 
     @classmethod
-    def of(cls, deal: TableDeal, player: int) -> TableView:
+    def of(cls, deal: Any, player: int) -> TableView:
+        """The view of ``player`` on ``deal`` (a :class:`~sixtysix_env.multiplayer.table.TableDeal`)."""
         n = deal.n_players
         if player not in range(n):
             raise ValueError(f"player must be 0..{n - 1}, got {player!r}")
@@ -126,8 +129,9 @@ class TableView:
         v.last_winner = deal.last_winner
         v.history = tuple(deal.history)
         v.scores = deal.scores
-        v.legal_mask = deal.legal_mask() if not over and deal.current == player else 0
+        v.legal_mask = LegalMask(deal.legal_mask() if not over and deal.current == player else 0)
         v.outcome = deal.outcome
+        v._deal_class = type(deal)
         return v
 
     @property
@@ -146,13 +150,10 @@ class TableView:
             m ^= low
         return out
 
-    def sample(self, rng: RandomSource) -> TableDeal:
+    def sample(self, rng: RandomSource) -> Any:
         """A full deal consistent with this view: the unseen cards dealt at random into the hands'
         unknown places (the naive determinization: voids shown by earlier play are not used)."""
-        from .four import FourDeal
-        from .three import ThreeDeal
-
-        game = ThreeDeal if self.n_players == 3 else FourDeal
+        game = self._deal_class
         n = self.n_players
         pool = [c for c in range(NUM_CARDS) if self.unseen >> c & 1]
         rng.shuffle(pool)
@@ -206,9 +207,7 @@ class TableView:
         return d
 
     def __repr__(self) -> str:
-        from ..cards import cards_str
-
         return (
             f"<TableView {self.game} player={self.player} hand={cards_str(self.hand)} "
-            f"points={self.points} decision={self.decision}>"
+            f"points={self.points} decision={self.decision.name.lower() if self.decision is not None else 'over'}>"
         )

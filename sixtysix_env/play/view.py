@@ -1,7 +1,7 @@
 """What the person at the table sees: text made from that seat's view only.
 
 The two-player screen reads an ``InfoState`` and the table games' a ``TableView``; neither holds a
-card the seat may not know, so nothing here can show one. RULES.md section 4: trick points,
+card the seat may not know, so nothing here can show one. docs/RULES.md section 4: trick points,
 declared marriages (and the partner card still held), the trump card and who holds it, closing and
 the stock size are public. With ``recall="human"`` the screen shows what a player keeps in his head
 at a real table: the trick on the table and the last one, no counted points.

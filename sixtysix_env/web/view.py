@@ -1,7 +1,7 @@
 """What the page shows, as JSON-ready dicts: a seat's fair view, or a spectator's view for replays.
 
 The table is read from an :class:`~sixtysix_env.infostate.InfoState` (what one seat may know,
-RULES.md section 4); only the replay view adds the other hand, from a finished game's record. The
+docs/RULES.md section 4); only the replay view adds the other hand, from a finished game's record. The
 page never sees more than these dicts, so the browser cannot leak a card the seat may not know.
 The log lines and results are worded by :mod:`sixtysix_env.textplay` (as in the terminal), which
 reads only the public facts of two positions.

@@ -1,0 +1,84 @@
+"""Checks made before the first deal, so a run never dies after hours of play.
+
+The output folder must be a writable folder, the Elo prior a finite number, and every agent must
+build and make one legal trial decision within a time limit (a model file that is missing, an
+option of the wrong type or an absurd budget shows up here, named, instead of mid-run).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import random
+import tempfile
+import threading
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from ..agents.spec import AgentSpec
+from ..engine import Deal
+from ..rules import Rules
+
+__all__ = ["check_elo_prior", "check_out_dir", "trial_decisions"]
+
+
+def check_out_dir(out: str | Path, files: Iterable[str] = (), what: str = "--out") -> Path:
+    """Create the folder ``out`` if needed and prove it writable; ``files`` (names inside it)
+    must not be folders. A ValueError naming the problem otherwise."""
+    path = Path(out).expanduser()
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"{what} {str(out)!r} is an existing file, not a folder: name a folder for the results")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".write-test-"):
+            pass
+    except OSError as e:
+        raise ValueError(f"cannot write to {what} {str(out)!r}: {e.strerror or e}") from None
+    for name in files:
+        if (path / name).is_dir():
+            raise ValueError(f"{what} {str(out)!r} holds a folder {name!r} where the file {name!r} would be written")
+    return path
+
+
+def check_elo_prior(prior: object) -> float:
+    if isinstance(prior, bool) or not isinstance(prior, numbers.Real) or not math.isfinite(prior) or prior < 0:
+        raise ValueError(f"the Elo prior must be a finite number >= 0 (virtual drawn deals per pair), got {prior!r}")
+    return float(prior)
+
+
+def trial_decisions(specs: Sequence[AgentSpec], rules: Rules, timeout_s: float) -> None:
+    """Build each agent and let it make one decision on a fixed deal of ``rules``; a ValueError
+    naming the agent when that raises, returns an illegal action or takes over ``timeout_s``
+    (the decision is left to finish in a background thread)."""
+    if not (isinstance(timeout_s, numbers.Real) and math.isfinite(timeout_s) and timeout_s > 0):
+        raise ValueError(f"the trial timeout must be a positive number of seconds, got {timeout_s!r}")
+    deal = Deal.new(rules, random.Random("arena/trial"), dealer=0)
+    info = deal.information_state(deal.current)
+    for spec in specs:
+        answer: list[object] = []
+
+        def decide(spec: AgentSpec = spec, answer: list[object] = answer) -> None:
+            try:
+                answer.append(spec.make().act(info, random.Random(0)))
+            except BaseException as e:
+                answer.append(e)
+
+        thread = threading.Thread(target=decide, name=f"trial {spec.label}", daemon=True)
+        thread.start()
+        thread.join(timeout_s)
+        if not answer:
+            raise ValueError(
+                f"agent {spec.label!r} took more than {timeout_s:g} s over one trial decision before the first "
+                "deal: lower its budget (samples, iterations, time_ms) or raise the trial timeout"
+            )
+        result = answer[0]
+        if isinstance(result, BaseException):
+            raise ValueError(
+                f"agent {spec.label!r} failed its trial decision before the first deal: "
+                f"{type(result).__name__}: {result}"
+            ) from result
+        if not (isinstance(result, numbers.Integral) and deal.is_legal(int(result))):
+            raise ValueError(
+                f"agent {spec.label!r} returned {result!r} on its trial decision, not a legal action "
+                f"(legal: {', '.join(map(str, deal.legal_actions()))})"
+            )

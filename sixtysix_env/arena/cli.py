@@ -1,0 +1,130 @@
+"""``python -m sixtysix_env.arena``: the command line."""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Sequence
+
+from ..agents import agent_names
+from ..agents.spec import parse_agent_spec
+from ..rules import PRESETS, get_rules
+from .checks import check_out_dir
+from .run import run_arena
+from .workers import START_METHODS
+from .writers import OUTPUT_FILES, summary_markdown, write_results
+
+__all__ = ["main", "non_negative_float", "positive_float", "positive_int"]
+
+AGENTS_HELP = (
+    "comma-separated agents: a registered name with options (name:key=value:...; names: {names}), "
+    "your own class in a file (mybot.py:MyBot[:key=value]) or in a module (package.module:Class)"
+)
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _finite(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a finite number, got {text!r}")
+    return value
+
+
+def non_negative_float(text: str) -> float:
+    value = _finite(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {text!r}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    value = _finite(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be > 0, got {text!r}")
+    return value
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m sixtysix_env.arena",
+        description="Round-robin duplicate matches between agents; writes Markdown, HTML and CSV tables. "
+        "Everything is checked before the first deal.",
+        epilog="example: python -m sixtysix_env.arena --agents mybot.py:MyBot,heuristic,random --deals 200 "
+        "--out results/ --workers 2",
+    )
+    p.add_argument("--agents", required=True, help=AGENTS_HELP.format(names=", ".join(agent_names())))
+    p.add_argument(
+        "--deals", type=positive_int, default=200, help="duplicate deals per pair, each played twice (default 200)"
+    )
+    p.add_argument("--rules", default="standard", help=f"rules preset: {', '.join(PRESETS)}")
+    p.add_argument("--claiming", choices=("auto", "explicit"), default=None, help="override the preset's claiming")
+    p.add_argument("--seed", type=int, default=0, help="seed for the deals and the agents' RNGs")
+    p.add_argument("--out", default="results", help="folder for summary.md, summary.html and the CSV files")
+    p.add_argument("--workers", type=positive_int, default=1, help="worker processes")
+    p.add_argument(
+        "--start-method",
+        choices=START_METHODS,
+        default=None,
+        help="how worker processes start (default: the platform's; spawn is the macOS and Windows default)",
+    )
+    p.add_argument("--block", type=positive_int, default=50, help="deals per block of consecutive matches")
+    p.add_argument(
+        "--elo-prior", type=non_negative_float, default=1.0, help="virtual drawn deals per pair in the Elo fit"
+    )
+    p.add_argument(
+        "--trial-timeout",
+        type=positive_float,
+        default=30.0,
+        metavar="SECONDS",
+        help="the most one agent may take over its trial decision before the first deal (default 30)",
+    )
+    p.add_argument(
+        "--records",
+        default=None,
+        metavar="DIR",
+        help="also write one game record (JSON, python -m sixtysix_env.replay FILE) per match into DIR/<A>-vs-<B>/",
+    )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        rules = get_rules(args.rules)
+        if args.claiming is not None:
+            rules = rules.replace(claiming=args.claiming)
+        specs = [parse_agent_spec(s) for s in args.agents.split(",") if s.strip()]
+        check_out_dir(args.out, OUTPUT_FILES)
+        res = run_arena(
+            specs,
+            args.deals,
+            rules,
+            seed=args.seed,
+            workers=args.workers,
+            block=args.block,
+            elo_prior=args.elo_prior,
+            progress=not args.no_progress,
+            start_method=args.start_method,
+            trial_timeout_s=args.trial_timeout,
+            records=args.records,
+        )
+    except ValueError as e:
+        parser.error(str(e))
+    path = write_results(res, args.out)
+    print(summary_markdown(res))
+    print(f"written to {path}/" + (f"; game records in {args.records}/" if args.records else ""))
+    return 0

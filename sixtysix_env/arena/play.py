@@ -1,0 +1,237 @@
+"""Playing the schedule: one deal, and one task (consecutive matches over a block of deals).
+
+Within a track the deals form consecutive matches to the rules' ``match_target``: each deal
+starts with the match score (``Deal.new(..., scores=...)``), the next dealer follows the rules,
+a new match starts when one reaches the target, and the first dealer of a block is seat
+``block % 2`` in both tracks. A match still running when the block's deals are used up is
+finished with extra deals (the same cards in both tracks), so no match is cut short.
+
+The arena trusts its agents: an exception or an illegal action stops the run. The tournament
+referees instead (``forfeit_points``): a bot's fault on a decision loses it that deal.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ..agents import Agent
+from ..engine import Deal
+from .schedule import Task, agent_seed, deal_seeds, next_dealer
+
+__all__ = ["BotFault", "DealRecord", "FaultRecord", "MatchRecord", "TaskResult", "play_deal", "play_task"]
+
+
+@dataclass(frozen=True)
+class DealRecord:
+    """One deal played: ``a_return`` is the game points of the pair's first agent (A).
+    ``termination`` is ``"forfeit"`` when ``forfeit_by`` (a label) lost it by a fault."""
+
+    pair: int
+    block: int
+    index: str
+    track: int
+    dealer_seat: int
+    winner: str
+    game_points: int
+    termination: str
+    a_return: int
+    match: int
+    closer: str = ""
+    forfeit_by: str = ""
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    pair: int
+    block: int
+    track: int
+    match: int
+    deals: int
+    score_a: int
+    score_b: int
+
+    @property
+    def a_won(self) -> bool:
+        return self.score_a > self.score_b
+
+
+@dataclass(frozen=True)
+class FaultRecord:
+    """A forfeited deal: which bot, where (pair, deal index, track), why, and the position
+    (``Deal.to_notation``: both hands and the actions so far) at the faulty decision."""
+
+    pair: int
+    block: int
+    index: str
+    track: int
+    bot: str
+    opponent: str
+    reason: str
+    position: str
+
+
+@dataclass
+class TaskResult:
+    deals: list[DealRecord] = field(default_factory=list)
+    matches: list[MatchRecord] = field(default_factory=list)
+    faults: list[FaultRecord] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=lambda: [0.0, 0.0])  # per agent of the pair (A, B)
+    decisions: list[int] = field(default_factory=lambda: [0, 0])
+    played: list[Deal] = field(default_factory=list)  # the finished deals, kept for game records
+
+
+_LOCAL = object()
+
+
+class BotFault(Exception):
+    """A bot failed on one decision (raised, timed out, died); the message says how."""
+
+
+def play_deal(
+    deal: Deal,
+    agents: Sequence[Agent],
+    rngs: Sequence[random.Random],
+    clock: tuple[list[float], list[int]] | None = None,
+) -> Deal:
+    """Play ``deal`` to its end, seat ``p`` acting through ``agents[p]`` on its own view only;
+    ``clock`` accumulates CPU seconds and decisions per seat.
+
+    Raises ``ValueError`` naming the agent when one returns an illegal action."""
+    while deal.outcome is None:
+        p = deal.current
+        action = _decide(deal, p, agents[p], rngs[p], clock)
+        if not deal.is_legal(action):
+            raise ValueError(
+                f"agent {agents[p].name!r} (seat {p}) chose illegal action {action!r} in {deal.describe()}"
+            )
+        deal.apply(action)
+    return deal
+
+
+def _decide(deal: Deal, p: int, agent: Agent, rng: random.Random, clock: tuple[list[float], list[int]] | None) -> int:
+    info = deal.information_state(p)
+    start = time.process_time()
+    try:
+        return agent.act(info, rng)
+    finally:
+        if clock is not None:
+            # a bot in another process reports its own time (tournament; None: it never answered);
+            # else this process's CPU time
+            spent = getattr(agent, "last_seconds", _LOCAL)
+            if spent is _LOCAL:
+                spent = time.process_time() - start
+            if spent is not None:
+                clock[0][p] += spent
+                clock[1][p] += 1
+
+
+def _refereed_deal(
+    deal: Deal, agents: Sequence[Agent], rngs: Sequence[random.Random], clock: tuple[list[float], list[int]]
+) -> tuple[int, str] | None:
+    """Play ``deal`` to its end or to the first fault: ``(seat, reason)`` of the faulty bot."""
+    while deal.outcome is None:
+        p = deal.current
+        try:
+            action = _decide(deal, p, agents[p], rngs[p], clock)
+        except BotFault as e:
+            return p, str(e)
+        except Exception as e:
+            return p, f"raised {type(e).__name__}: {e}"
+        if not deal.is_legal(action):
+            legal = ", ".join(map(str, deal.legal_actions()))
+            return p, f"returned illegal action {action!r} (legal: {legal})"
+        deal.apply(action)
+    return None
+
+
+def play_task(
+    task: Task,
+    agents: tuple[Agent, Agent],
+    *,
+    forfeit_points: int | None = None,
+    keep_deals: bool = False,
+    on_deal: Callable[[], None] | None = None,
+) -> TaskResult:
+    """Play one task with ``agents`` = (A, B). With ``forfeit_points`` a bot's fault (exception,
+    illegal action, :class:`BotFault`) loses it the deal by that many game points, and play goes
+    on; without, it stops the run. ``keep_deals`` keeps the finished deals (for game records);
+    ``on_deal`` is called after every deal (progress)."""
+    rules = task.rules
+    a_seat = task.a_seat
+    seats = (agents[0], agents[1]) if a_seat == 0 else (agents[1], agents[0])
+    labels = task.seat_labels()
+    rngs = (random.Random(agent_seed(task, 0)), random.Random(agent_seed(task, 1)))
+    out = TaskResult()
+    clock: tuple[list[float], list[int]] = ([0.0, 0.0], [0, 0])
+    dealer = task.block % 2
+    scores = [0, 0]
+    carry = 0
+    match = 0
+    match_deals = 0
+    for played, deck_seed in enumerate(deal_seeds(task.seed, task.block, task.start, task.size)):
+        if played >= task.size and match_deals == 0:
+            break
+        deal = Deal.new(rules, random.Random(deck_seed), dealer=dealer, scores=(scores[0], scores[1]))
+        index = deck_seed.split("/", 1)[1]
+        fault = None
+        if forfeit_points is None:
+            play_deal(deal, seats, rngs, clock)
+        else:
+            fault = _refereed_deal(deal, seats, rngs, clock)
+        if fault is not None:
+            seat, reason = fault
+            w, game_points, termination = 1 - seat, forfeit_points, "forfeit"
+            out.faults.append(
+                FaultRecord(task.pair, task.block, index, task.track, labels[seat], labels[w], reason, deal.describe())
+            )
+        else:
+            outcome = deal.outcome
+            assert outcome is not None
+            w, game_points, termination = outcome.winner, outcome.game_points, outcome.termination.name.lower()
+        match_deals += 1
+        if w >= 0:
+            scores[w] += game_points + carry
+            carry = 0
+        elif rules.drawn_deal == "carry":
+            carry += 1
+        ret = 0 if w < 0 else (game_points if w == a_seat else -game_points)
+        out.deals.append(
+            DealRecord(
+                pair=task.pair,
+                block=task.block,
+                index=index,
+                track=task.track,
+                dealer_seat=dealer,
+                winner=labels[w] if w >= 0 else "draw",
+                game_points=game_points,
+                termination=termination,
+                a_return=ret,
+                match=match,
+                closer=labels[deal.closed_by] if deal.closed_by >= 0 else "",
+                forfeit_by=labels[fault[0]] if fault is not None else "",
+            )
+        )
+        if keep_deals:
+            out.played.append(deal)
+        if on_deal is not None:
+            on_deal()
+        dealer = next_dealer(rules, dealer, w)
+        if max(scores) >= rules.match_target:
+            out.matches.append(
+                MatchRecord(task.pair, task.block, task.track, match, match_deals, scores[a_seat], scores[1 - a_seat])
+            )
+            scores = [0, 0]
+            carry = 0
+            match += 1
+            match_deals = 0
+    out.seconds = [clock[0][a_seat], clock[0][1 - a_seat]]
+    out.decisions = [clock[1][a_seat], clock[1][1 - a_seat]]
+    return out
+
+
+def run_task(task: Task, keep_deals: bool = False) -> TaskResult:
+    """One arena task in this process: both agents built from their specs, no refereeing."""
+    return play_task(task, (task.specs[0].make(), task.specs[1].make()), keep_deals=keep_deals)

@@ -1,0 +1,134 @@
+"""Tables from the played deals: pair statistics, Elo, decision times."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..rules import Rules
+from .play import DealRecord, FaultRecord, MatchRecord, TaskResult
+from .schedule import Task, round_robin
+from .stats import bradley_terry_elo, mean_interval, wilson_interval
+
+__all__ = ["ArenaResult", "PairResult", "collect", "pair_result"]
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """Pair statistics from A's side; intervals are 95%."""
+
+    a: str
+    b: str
+    deals: int
+    wins: int
+    losses: int
+    draws: int
+    deal_win_rate: float
+    deal_win_ci: tuple[float, float]
+    points_per_deal: float
+    points_ci: tuple[float, float]
+    matches: int
+    match_wins: int
+    match_win_rate: float
+    match_win_ci: tuple[float, float]
+
+    @property
+    def deal_score(self) -> float:
+        return self.wins + self.draws / 2
+
+
+@dataclass
+class ArenaResult:
+    agents: list[str]
+    rules: Rules
+    seed: int
+    deals: int
+    block: int
+    pairs: list[PairResult]
+    elo: dict[str, float]
+    deal_records: list[DealRecord]
+    match_records: list[MatchRecord]
+    seconds_per_decision: dict[str, float]
+    decisions: dict[str, int]
+    faults: list[FaultRecord] = field(default_factory=list)
+    elo_prior: float = 1.0
+
+    @property
+    def elo_anchor(self) -> str:
+        return "random = 0" if "random" in self.agents else "mean = 1500"
+
+
+def pair_result(a: str, b: str, deals: Sequence[DealRecord], matches: Sequence[MatchRecord]) -> PairResult:
+    wins = sum(d.a_return > 0 for d in deals)
+    losses = sum(d.a_return < 0 for d in deals)
+    draws = len(deals) - wins - losses
+    n = len(deals)
+    score = wins + draws / 2
+    mean, lo, hi = mean_interval([float(d.a_return) for d in deals])
+    mw = sum(m.a_won for m in matches)
+    return PairResult(
+        a=a,
+        b=b,
+        deals=n,
+        wins=wins,
+        losses=losses,
+        draws=draws,
+        deal_win_rate=score / n if n else math.nan,
+        deal_win_ci=wilson_interval(score, n),
+        points_per_deal=mean,
+        points_ci=(lo, hi),
+        matches=len(matches),
+        match_wins=mw,
+        match_win_rate=mw / len(matches) if matches else math.nan,
+        match_win_ci=wilson_interval(mw, len(matches)),
+    )
+
+
+def collect(
+    labels: Sequence[str],
+    tasks: Sequence[Task],
+    results: Sequence[TaskResult],
+    *,
+    rules: Rules,
+    seed: int,
+    deals: int,
+    block: int,
+    elo_prior: float,
+) -> ArenaResult:
+    """Every table of a finished round robin of ``labels`` from its tasks' results."""
+    labels = list(labels)
+    deal_records = [d for res in results for d in res.deals]
+    match_records = [m for res in results for m in res.matches]
+    seconds = dict.fromkeys(labels, 0.0)
+    decisions = dict.fromkeys(labels, 0)
+    for task, res in zip(tasks, results, strict=True):
+        for side in (0, 1):
+            seconds[task.specs[side].label] += res.seconds[side]
+            decisions[task.specs[side].label] += res.decisions[side]
+    pairs = []
+    for p, (i, j) in enumerate(round_robin(len(labels))):
+        pd = [d for d in deal_records if d.pair == p]
+        pm = [m for m in match_records if m.pair == p]
+        pairs.append(pair_result(labels[i], labels[j], pd, pm))
+    elo = bradley_terry_elo(
+        labels,
+        {(pr.a, pr.b): (pr.deal_score, float(pr.deals)) for pr in pairs},
+        prior=elo_prior,
+        anchor="random" if "random" in labels else None,
+    )
+    return ArenaResult(
+        agents=labels,
+        rules=rules,
+        seed=seed,
+        deals=deals,
+        block=block,
+        pairs=pairs,
+        elo=elo,
+        deal_records=deal_records,
+        match_records=match_records,
+        seconds_per_decision={k: seconds[k] / decisions[k] if decisions[k] else math.nan for k in labels},
+        decisions=decisions,
+        faults=[f for res in results for f in res.faults],
+        elo_prior=elo_prior,
+    )

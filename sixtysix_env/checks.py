@@ -1,0 +1,99 @@
+"""Argument checks shared by every entry point, so a bad value always fails the same way.
+
+Each check returns the value in its plain Python form (``int``, ``float``) or raises before
+anything changes: a ``TypeError`` for a value of the wrong kind (a float dealer, a string
+budget), a ``ValueError`` for a value of the right kind out of range (a dealer of 7, a NaN
+reward). Both messages name the argument, the value given and what is allowed. Integers may be
+Python ints, numpy integer scalars or 0-d integer arrays (anything ``operator.index`` takes),
+never bools: ``True`` as a dealer or a card count is a bug in the caller.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from numbers import Real
+from operator import index
+
+__all__ = ["as_index", "check_bool", "check_choice", "check_int", "check_real", "is_choice"]
+
+
+def as_index(value: object) -> int | None:
+    """``value`` as a Python int when it is an integer (not a bool), else None."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
+def _range_text(lo: int | float | None, hi: int | float | None) -> str:
+    if lo is not None and hi is not None:
+        return f"{lo}..{hi}"
+    if lo is not None:
+        return f"{lo} or more"
+    return f"{hi} or less" if hi is not None else "any"
+
+
+def check_int(name: str, value: object, lo: int | None = None, hi: int | None = None) -> int:
+    """``value`` as an int in ``lo..hi`` (inclusive; None: unbounded)."""
+    out = as_index(value)
+    if out is None:
+        raise TypeError(f"{name}={value!r} is not allowed: use an int in {_range_text(lo, hi)}")
+    if (lo is not None and out < lo) or (hi is not None and out > hi):
+        raise ValueError(f"{name}={value!r} is not allowed: use an int in {_range_text(lo, hi)}")
+    return out
+
+
+def check_real(
+    name: str, value: object, lo: float | None = None, hi: float | None = None, *, above: bool = False
+) -> float:
+    """``value`` as a finite float in ``lo..hi`` (``above``: strictly above ``lo``)."""
+    if isinstance(value, bool) or not isinstance(value, Real):
+        if not (hasattr(value, "ndim") and getattr(value, "ndim", 1) == 0 and hasattr(value, "item")):
+            raise TypeError(f"{name}={value!r} is not allowed: use a finite number")
+        item = value.item()  # type: ignore[attr-defined]
+        if isinstance(item, bool) or not isinstance(item, Real):
+            raise TypeError(f"{name}={value!r} is not allowed: use a finite number")
+        value = item
+    try:
+        out = float(value)  # type: ignore[arg-type]
+    except OverflowError:  # an int too large for a float
+        out = math.inf
+    if above:
+        bound = f" above {lo}" + (f" and at most {hi}" if hi is not None else "")
+    else:
+        bound = "" if lo is None and hi is None else f" in {_range_text(lo, hi)}"
+    if not math.isfinite(out):
+        raise ValueError(f"{name}={value!r} is not allowed: use a finite number{bound}")
+    if (lo is not None and (out <= lo if above else out < lo)) or (hi is not None and out > hi):
+        raise ValueError(f"{name}={value!r} is not allowed: use a finite number{bound}")
+    return out
+
+
+def check_bool(name: str, value: object) -> bool:
+    """``value`` when it is True or False (a numpy bool too); 1, "yes" or None are refused."""
+    if isinstance(value, bool) or (type(value).__module__ == "numpy" and type(value).__name__ == "bool"):
+        return bool(value)
+    raise TypeError(f"{name}={value!r} is not allowed: use True or False")
+
+
+def is_choice(value: object, choice: object) -> bool:
+    """``value`` is ``choice``: equal, and no bool or float standing in for an int (``1.0 == 1``)."""
+    try:
+        if not bool(value == choice):
+            return False
+    except (TypeError, ValueError):  # an array compares element-wise
+        return False
+    if isinstance(value, bool) != isinstance(choice, bool):
+        return False
+    return not isinstance(choice, int) or as_index(value) is not None
+
+
+def check_choice(name: str, value: object, allowed: Iterable[object]) -> object:
+    """``value`` if it is one of ``allowed`` (see :func:`is_choice`), else a ``ValueError`` listing them."""
+    allowed = tuple(allowed)
+    if not any(is_choice(value, a) for a in allowed):
+        raise ValueError(f"{name}={value!r} is not allowed: choose one of {', '.join(repr(a) for a in allowed)}")
+    return value

@@ -1,0 +1,54 @@
+"""Tournament: every bot of a folder plays every other, refereed, and a league table comes out.
+
+    python -m sixtysix_env.tournament bots/ --include heuristic,random --deals 100 \\
+        --time-limit-ms 500 --workers 2 --out league/
+
+**Which bots.** Every ``*.py`` file of the folder (not ``_*.py`` or ``test_*.py``) is a bot
+labelled by its file name; its agent is the module's ``AGENT`` (a class or factory), else the one
+class in the file with an ``act`` method, built with no arguments (:mod:`.discover`).
+``--include`` adds built-in agents (``heuristic``, ``random``, ``pimc:samples=10``, ...). A file
+that fails to import, has no agent, or whose agent cannot be built is *disqualified*: listed in
+the report with the reason, and the others play.
+
+**How they play.** The arena's schedule (:mod:`sixtysix_env.arena`): a round robin, each pair on
+the same duplicate deals with the seats swapped, in matches to the rules' target. Every bot runs
+in its own process (:mod:`.host`): it sees only its ``InfoState``, its printed output goes to
+``OUT/logs/BOT.log``, and whatever it does cannot stop the tournament.
+
+**Faults and forfeits.** A bot whose decision raises an exception, returns an action that is not
+legal, or takes longer than ``--time-limit-ms`` (wall clock of ``act``, measured in the bot's
+process) loses that deal by forfeit: the opponent wins it with the most game points a deal can
+give (``Rules.max_game_points``: 3, or 6 where a failed close can cost 6), and the match goes on
+with the next deal. A bot that has not answered after ``--kill-after`` seconds (default: twice
+the limit plus one second) is killed and replaced by a fresh process, and so is one whose
+process dies; one killed on ``--strikes`` decisions in a row (default 3) is retired and forfeits
+its later deals unplayed. The report names the bot, the deal, the seats, the reason (the
+exception with the line of the bot's code) and the position (``faults.csv``).
+
+**Report** (``--out``): ``league.md`` and ``league.html`` (league table with Elo, deal and match
+win rates with 95% intervals, game points per deal, forfeits; disqualified bots; forfeits; the
+pair table; decision times), ``bots.csv``, and the arena's ``pairs.csv``, ``elo.csv``,
+``deals.csv``, ``timing.csv`` and ``faults.csv``.
+"""
+
+from __future__ import annotations
+
+from .cli import main
+from .discover import agent_attribute, bot_files
+from .league import league_html, league_markdown, league_rows, write_report
+from .run import BotEntry, TournamentError, TournamentResult, forfeit_points, run_tournament
+
+__all__ = [
+    "BotEntry",
+    "TournamentError",
+    "TournamentResult",
+    "agent_attribute",
+    "bot_files",
+    "forfeit_points",
+    "league_html",
+    "league_markdown",
+    "league_rows",
+    "main",
+    "run_tournament",
+    "write_report",
+]

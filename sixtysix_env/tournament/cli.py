@@ -1,0 +1,147 @@
+"""``python -m sixtysix_env.tournament BOTS_DIR``: the command line."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+from collections import Counter
+from collections.abc import Sequence
+
+from ..agents.spec import parse_agent_spec
+from ..arena.checks import check_out_dir
+from ..arena.cli import non_negative_float, positive_float, positive_int
+from ..arena.workers import START_METHODS
+from ..rules import PRESETS, get_rules
+from .discover import bot_files
+from .league import REPORT_FILES, league_markdown, write_report
+from .run import TournamentError, run_tournament
+
+__all__ = ["main"]
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m sixtysix_env.tournament",
+        description="A round robin of duplicate deals between every bot file of a folder, each bot in its own "
+        "process. A bot that raises, returns an illegal action or exceeds the time limit loses that deal by "
+        "forfeit; a bot that does not load is disqualified; the rest play on. Writes a league table "
+        "(league.md, league.html) and CSV files.",
+        epilog="example: python -m sixtysix_env.tournament bots/ --include heuristic,random --deals 100 "
+        "--time-limit-ms 500 --workers 2 --out league/",
+    )
+    p.add_argument(
+        "bots_dir",
+        metavar="BOTS_DIR",
+        help="folder of bots: every *.py file except _*.py and test_*.py; a file's agent is its AGENT, "
+        "else its one class with an act method",
+    )
+    p.add_argument(
+        "--include", default="", help="built-in agents to play too, comma-separated (heuristic,random,pimc:samples=10)"
+    )
+    p.add_argument("--rules", default="standard", help=f"rules preset: {', '.join(PRESETS)}")
+    p.add_argument("--claiming", choices=("auto", "explicit"), default=None, help="override the preset's claiming")
+    p.add_argument(
+        "--deals", type=positive_int, default=100, help="duplicate deals per pair, each played twice (default 100)"
+    )
+    p.add_argument(
+        "--time-limit-ms",
+        type=positive_float,
+        default=1000.0,
+        help="time budget of one decision in milliseconds (wall clock in the bot's process; default 1000)",
+    )
+    p.add_argument(
+        "--kill-after",
+        type=positive_float,
+        default=None,
+        metavar="SECONDS",
+        help="stop a bot that has not answered after this many seconds (default: twice the limit plus 1 s)",
+    )
+    p.add_argument(
+        "--strikes",
+        type=positive_int,
+        default=3,
+        help="retire a bot killed on this many decisions in a row: it forfeits its later deals unplayed (default 3)",
+    )
+    p.add_argument(
+        "--workers", type=positive_int, default=1, help="games played at once (each bot process uses a core)"
+    )
+    p.add_argument("--out", default="tournament", help="folder for the league table, CSV files and bot logs")
+    p.add_argument("--seed", type=int, default=0, help="seed for the deals and the bots' RNGs")
+    p.add_argument("--block", type=positive_int, default=50, help="deals per block of consecutive matches")
+    p.add_argument(
+        "--elo-prior", type=non_negative_float, default=1.0, help="virtual drawn deals per pair in the Elo fit"
+    )
+    p.add_argument(
+        "--start-method",
+        choices=START_METHODS,
+        default=None,
+        help="how bot processes start (default: forkserver, else spawn)",
+    )
+    p.add_argument(
+        "--records",
+        default=None,
+        metavar="DIR",
+        help="also write one game record (JSON) per deal into DIR/<A>-vs-<B>/; a forfeited deal is recorded "
+        "up to the faulty decision (python -m sixtysix_env.replay FILE shows one)",
+    )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    return p
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _interrupt)  # a kill ends the bot processes too
+    try:
+        bot_files(args.bots_dir)
+        rules = get_rules(args.rules)
+        if args.claiming is not None:
+            rules = rules.replace(claiming=args.claiming)
+        include = [s.strip() for s in args.include.split(",") if s.strip()]
+        for text in include:
+            parse_agent_spec(text)
+        out = check_out_dir(args.out, REPORT_FILES)
+        result = run_tournament(
+            args.bots_dir,
+            include,
+            rules,
+            deals=args.deals,
+            time_limit_ms=args.time_limit_ms,
+            workers=args.workers,
+            seed=args.seed,
+            block=args.block,
+            elo_prior=args.elo_prior,
+            kill_after_s=args.kill_after,
+            strikes=args.strikes,
+            start_method=args.start_method,
+            log_dir=out / "logs",
+            progress=not args.no_progress,
+            records=args.records,
+        )
+    except KeyboardInterrupt:
+        print("python -m sixtysix_env.tournament: interrupted; no report written", file=sys.stderr)
+        return 130
+    except TournamentError as e:
+        print(f"python -m sixtysix_env.tournament: {e}")
+        return 1
+    except ValueError as e:
+        parser.error(str(e))
+    path = write_report(result, out)
+    print(league_markdown(result))
+    faults = Counter(f.bot for f in result.arena.faults)
+    print(
+        f"{len(result.arena.agents)} bots played, {len(result.disqualified)} disqualified, "
+        f"{sum(faults.values())} deals forfeited"
+        + (f" ({', '.join(f'{b} {n}' for b, n in faults.most_common())})" if faults else "")
+    )
+    print(f"written to {path}/ (league.html, league.md, CSV files; each bot's printed output in {path}/logs/)")
+    if args.records:
+        print(f"game records (one per deal) in {args.records}/")
+    return 0
