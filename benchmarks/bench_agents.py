@@ -22,7 +22,7 @@ from sixtysix_env.agents import make_agent
 from sixtysix_env.agents.heuristic import heuristic_deal_action
 from sixtysix_env.agents.spec import parse_agent_spec
 
-DEFAULT_AGENTS = "random,heuristic,alphabeta,pimc,pimc:endgame=solve:samples=10,ismcts"
+DEFAULT_AGENTS = "random,heuristic,alphabeta,pimc,pimc:endgame=solve:samples=10,ismcts,ppo"
 
 
 def positions(n: int, seed: int, rules: str = "standard") -> list[Deal]:
