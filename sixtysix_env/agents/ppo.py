@@ -56,7 +56,7 @@ def load_policy(path: str | os.PathLike[str] | None = None) -> MLPPolicy:
     if p.suffix == ".zip":
         from .ppo_export import export_policy, load_sb3_model
 
-        policy = export_policy(load_sb3_model(p).policy, source=p.name)
+        policy = export_policy(load_sb3_model(p).policy, rules="unknown (an SB3 zip does not record it)", source=p.name)
     else:
         policy = MLPPolicy.load(p)
     if policy.meta["observation"] != "vector" or policy.observation_size != VECTOR_SIZE:
