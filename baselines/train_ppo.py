@@ -1,7 +1,11 @@
 #!/usr/bin/env python
 """Train the shipped ``ppo`` agent: sb3-contrib MaskablePPO on ``SixtySix-v0``.
 
-    .venv/bin/python baselines/train_ppo.py            # the defaults produce the shipped model
+    .venv/bin/python baselines/train_ppo.py            # the defaults reproduce the shipped model
+
+It writes ``results/ppo_<rules>.zip`` (the SB3 model, to continue training; loading it unpickles,
+so only load your own) and ``results/ppo_<rules>.npz`` (the numpy weights the ``ppo`` agent plays
+from, without torch). To ship a model, copy the ``.npz`` to ``sixtysix_env/models/``.
 
 Three phases, each seeded from ``--seed``:
 
@@ -49,13 +53,15 @@ if str(ROOT) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(ROOT))
 
 from sixtysix_env.agents.heuristic import HeuristicAgent  # noqa: E402
+from sixtysix_env.agents.mlp import MLPPolicy  # noqa: E402
 from sixtysix_env.agents.ppo import PPOAgent  # noqa: E402
+from sixtysix_env.agents.ppo_export import export_policy  # noqa: E402
 from sixtysix_env.agents.random_agent import RandomAgent  # noqa: E402
 from sixtysix_env.engine import Deal  # noqa: E402
 from sixtysix_env.envs.sixtysix_v0 import mask_array  # noqa: E402
 from sixtysix_env.infostate import InfoState  # noqa: E402
 from sixtysix_env.observers import encode_vector  # noqa: E402
-from sixtysix_env.rules import Rules, get_rules  # noqa: E402
+from sixtysix_env.rules import PRESETS, Rules, get_rules  # noqa: E402
 
 Policy = Callable[[InfoState, random.Random], int]
 
@@ -71,7 +77,9 @@ class Options:
 
     seed: int = _opt(0, "seed of everything: deals, envs, opponent draws, network init, evaluation")
     rules: str = _opt("standard", "rules preset to train on")
-    out: str = _opt("sixtysix_env/models/ppo_standard.zip", "where to save the model (relative to the repo root)")
+    out: str = _opt(
+        "", "the SB3 .zip to write, the .npz goes next to it (relative to the repo root; default results/ppo_RULES.zip)"
+    )
     total_timesteps: int = _opt(3_000_000, "PPO environment steps (learner decisions)")
     n_envs: int = _opt(16, "environments stepped together (DummyVecEnv, one process)")
     n_steps: int = _opt(128, "rollout steps per environment between updates")
@@ -119,7 +127,18 @@ def parse_args(argv: Sequence[str] | None = None) -> Options:
         else:
             kind = {"int": int, "float": float, "str": str}[str(f.type)]
             parser.add_argument(flag, type=kind, default=f.default, help=text)
-    return Options(**vars(parser.parse_args(argv)))
+    opts = Options(**vars(parser.parse_args(argv)))
+    if opts.rules not in PRESETS:
+        parser.error(f"--rules {opts.rules!r}: choose one of {', '.join(PRESETS)}")
+    if opts.out and not opts.out.endswith(".zip"):
+        parser.error(f"--out {opts.out!r} must end in .zip (the .npz is written next to it)")
+    return opts
+
+
+def output_path(opts: Options) -> Path:
+    """The .zip to write: ``--out``, or ``results/ppo_<rules>.zip``; relative paths from the repo root."""
+    out = Path(opts.out or f"results/ppo_{opts.rules}.zip")
+    return out if out.is_absolute() else ROOT / out
 
 
 def command_line(opts: Options) -> str:
@@ -159,32 +178,19 @@ def builtin_agent(name: str) -> Any:
 class FrozenPolicy:
     """A numpy copy of the learner's policy network at one moment, playing greedily.
 
-    Numpy keeps a snapshot's forward pass to tens of microseconds and leaves it untouched by
-    the learner's later updates."""
+    Numpy (the ``ppo`` agent's own forward pass) keeps a snapshot's move to tens of microseconds
+    and leaves it untouched by the learner's later updates."""
 
-    def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]], activation: str, label: str) -> None:
-        self.layers = layers
-        self.activation = np.tanh if activation == "tanh" else (lambda x: np.maximum(x, 0.0))
+    def __init__(self, network: MLPPolicy, label: str) -> None:
+        self.network = network
         self.name = label
 
     @classmethod
-    def of(cls, policy: Any, activation: str, label: str) -> FrozenPolicy:
-        import torch
-
-        linears = [m for m in policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
-        linears.append(policy.action_net)
-        layers = [(m.weight.detach().cpu().numpy().T.copy(), m.bias.detach().cpu().numpy().copy()) for m in linears]
-        return cls(layers, activation, label)
-
-    def logits(self, obs: np.ndarray) -> np.ndarray:
-        x = obs
-        for w, b in self.layers[:-1]:
-            x = self.activation(x @ w + b)
-        w, b = self.layers[-1]
-        return x @ w + b
+    def of(cls, policy: Any, label: str) -> FrozenPolicy:
+        return cls(export_policy(policy), label)
 
     def __call__(self, info: InfoState, rng: random.Random) -> int:
-        logits = self.logits(encode_vector(info))
+        logits = self.network.logits(encode_vector(info))
         legal = mask_array(info.legal_mask).astype(bool)
         return int(np.argmax(np.where(legal, logits, -np.inf)))
 
@@ -441,7 +447,7 @@ def make_callback(opts: Options, pool: OpponentPool) -> Any:
             if self.num_timesteps - self.last_snapshot >= opts.snapshot_every:
                 self.last_snapshot = self.num_timesteps
                 label = f"snapshot@{self.num_timesteps}"
-                pool.add(FrozenPolicy.of(self.model.policy, opts.activation, label))
+                pool.add(FrozenPolicy.of(self.model.policy, label))
             if self.bar is not None:
                 self.bar.update(self.training_env.num_envs)
             return True
@@ -518,7 +524,7 @@ def run_arena(opts: Options, model_path: Path) -> None:
     if importlib.util.find_spec("sixtysix_env.arena") is None:
         print("arena: sixtysix_env.arena is not installed; skipped")
         return
-    ppo = "ppo" if model_path.resolve() == PPOAgent().path.resolve() else f"ppo:path={model_path}"
+    ppo = f"ppo:path={model_path}"
     extra = shlex.split(opts.arena_args)
     if "--out" not in extra:
         extra += ["--out", tempfile.mkdtemp(prefix="ppo_arena_")]
@@ -564,7 +570,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             f"(return variance {metrics['warm/return_variance']:.3f})",
             flush=True,
         )
-    pool.add(FrozenPolicy.of(model.policy, opts.activation, "snapshot@0"))
+    pool.add(FrozenPolicy.of(model.policy, "snapshot@0"))
 
     if opts.log_dir:
         from stable_baselines3.common.logger import configure
@@ -580,16 +586,21 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     metrics["time/steps_per_s"] = round(model.num_timesteps / max(ppo_s, 1e-9))
     metrics.update(callback.metrics())
 
-    out = Path(opts.out)
-    out = out if out.is_absolute() else ROOT / out
+    out = output_path(opts)
     out.parent.mkdir(parents=True, exist_ok=True)
     model.save(out)
+    weights = export_policy(model.policy, rules=opts.rules, source=out.name).save(out.with_suffix(".npz"))
     metrics["model_bytes"] = out.stat().st_size
+    metrics["npz_bytes"] = weights.stat().st_size
     metrics["time/train_s"] = round(time.perf_counter() - started, 1)
-    print(f"saved {out} ({out.stat().st_size / 1e6:.2f} MB) after {metrics['time/train_s']:.0f} s", flush=True)
+    print(
+        f"saved {out} ({out.stat().st_size / 1e6:.2f} MB, for more training) and {weights} "
+        f"({weights.stat().st_size / 1e6:.2f} MB, what the ppo agent plays) after {metrics['time/train_s']:.0f} s",
+        flush=True,
+    )
 
     if opts.eval_pairs > 0:
-        agent = PPOAgent(out)
+        agent = PPOAgent(weights)
         for name, opponent in (("random", RandomAgent()), ("heuristic", HeuristicAgent())):
             res = duplicate_eval(agent.act, opponent.act, opts.eval_pairs, opts.rules, seed=10_000 + opts.seed)
             metrics[f"eval/win_rate_vs_{name}"] = res["win_rate"]
@@ -604,7 +615,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     metrics["time/total_s"] = round(time.perf_counter() - started, 1)
     print(json.dumps(metrics, indent=1), flush=True)
     if opts.arena:
-        run_arena(opts, out)
+        run_arena(opts, weights)
     env.close()
     return metrics
 

@@ -20,9 +20,7 @@ from .rules import PRESETS
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument(
-        "--agents", default="ppo,pimc", help="two agent names, for player_0 and player_1 (ppo needs the train extra)"
-    )
+    parser.add_argument("--agents", default="ppo,pimc", help="two agent names, for player_0 and player_1")
     parser.add_argument("--rules", default="standard", choices=list(PRESETS), help="rules preset")
     parser.add_argument("--seed", type=int, default=0, help="seed for the deals and the players")
     parser.add_argument(

@@ -26,7 +26,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .agents.table_base import TABLE_AGENTS, TableAgent, make_table_agent
+from .agents.table_base import TableAgent
+from .agents.table_registry import TABLE_AGENTS, make_table_agent
 from .arena import mean_interval, wilson_interval
 from .multiplayer import FOUR_PRESETS, THREE_PRESETS, FourDeal, TableTermination, ThreeDeal
 from .multiplayer.table import TableDeal

@@ -97,7 +97,7 @@ def test_nothing_cites_a_path_outside_the_repository():
 
 
 def test_the_rules_document_is_cited_where_it_is():
-    assert (ROOT / "docs" / "docs/RULES.md").is_file()
+    assert (ROOT / "docs" / "RULES.md").is_file()
     found = []
     writes_docs = {ROOT / "docs", ROOT / PACKAGE_WRITING_DOCS}
     for p in _files():
@@ -105,7 +105,7 @@ def test_the_rules_document_is_cited_where_it_is():
         for k, line in enumerate(p.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
             if (RELATIVE_MENTION if inside_docs else MENTION).search(line):
                 found.append(f"{p.relative_to(ROOT)}:{k}: {line.strip()}")
-    assert not found, "docs/RULES.md cited without its place, docs/RULES.md:\n" + "\n".join(found)
+    assert not found, "RULES.md cited without its place, docs/RULES.md:\n" + "\n".join(found)
 
 
 def test_relative_links_in_the_documentation_resolve():
@@ -123,7 +123,7 @@ def test_every_source_citation_names_a_line_of_its_source():
     bad = []
     for p in _files():
         bad += _bad_citations(p.read_text(encoding="utf-8", errors="replace"), str(p.relative_to(ROOT)))
-    rules = (ROOT / "docs" / "docs/RULES.md").read_text(encoding="utf-8")
+    rules = (ROOT / "docs" / "RULES.md").read_text(encoding="utf-8")
     russian = rules[rules.index("### 5.3") : rules.index("## 6.")]  # bare ":N" there cite Марьяж
     have = _numbered_lines("ru-old-and-marriage.txt")
     for m in BARE.finditer(russian):
@@ -138,4 +138,4 @@ def test_the_citation_check_catches_a_wrong_line():
     assert _bad_citations("as pagat :259 says", "x") == []
     assert _bad_citations("(pagat :259, :999)", "x") and _bad_citations("(Britannica :300)", "x")
     assert [c[1:] for c in _cited("ru-classic-66.txt:17, :36 and santase :425-438")] == [(17, 17), (36, 36), (425, 438)]
-    assert OUTSIDE.search("see ../shared/docs/RULES.md") and not OUTSIDE.search("see docs/RULES.md")
+    assert OUTSIDE.search("see ../shared/RULES.md") and not OUTSIDE.search("see docs/RULES.md")

@@ -168,7 +168,8 @@ def test_three_and_four_player_deals(players: str, rules: str, tmp_path) -> None
 
 
 def test_four_players_with_a_partner_agent_and_explicit_claiming(tmp_path) -> None:
-    args = ["--players", "4", "--seat", "1", "--partner", "random", "--claiming", "explicit", "--seed", "5"]
+    args = ["--players", "4", "--seat", "1", "--opponent", "random", "--partner", "random", "--claiming", "explicit"]
+    args += ["--seed", "5"]
     code, text, files = play(args, always_first(), tmp_path)
     assert code == 0
     assert "you (seat 1) and your partner random3 (seat 3) against random0 (seat 0) and random2 (seat 2)" in text
@@ -215,7 +216,8 @@ def test_a_bot_that_fails_mid_game_ends_it_cleanly(tmp_path, monkeypatch) -> Non
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--players", "3", "--opponent", "heuristic"], "--opponent heuristic cannot play this game"),
+        (["--players", "3", "--opponent", "alphabeta"], "--opponent alphabeta cannot play this game"),
+        (["--players", "4", "--opponent", "pimc:bogus=1"], "--opponent pimc:bogus=1"),
         (["--players", "3", "--rules", "standard"], "--rules standard is not a three-player preset"),
         (["--rules", "pagat"], "--rules pagat is not a two-player preset (pagat is a three and four-player preset)"),
         (["--opponent", "nosuchbot"], "unknown agent 'nosuchbot'"),
@@ -289,3 +291,9 @@ def test_ascii_output_where_suit_symbols_cannot_be_shown(tmp_path) -> None:
         stdout=flag,
     )
     assert flag.getvalue() == text
+
+
+def test_table_games_play_against_the_table_heuristic_by_default(tmp_path) -> None:
+    code, text, files = play(["--players", "3", "--seat", "0", "--seed", "2"], always_first(), tmp_path)
+    assert code == 0 and "against heuristic1 (seat 1) and heuristic2 (seat 2)" in text
+    assert load_record(files[0])["players"][1:] == ["heuristic1", "heuristic2"]

@@ -6,9 +6,10 @@ import random
 
 import pytest
 
-from sixtysix_env.agents.table_base import TableAgent, make_table_agent
+from sixtysix_env.agents.table_base import TableAgent
 from sixtysix_env.agents.table_heuristic import TableHeuristicAgent, beatable_cards
 from sixtysix_env.agents.table_pimc import TablePIMCAgent
+from sixtysix_env.agents.table_registry import make_table_agent
 from sixtysix_env.multiplayer import FOUR_PRESETS, THREE_PRESETS, FourDeal, TableDecision, ThreeDeal
 from sixtysix_env.multiplayer.actions import BID, PASS
 from sixtysix_env.table_arena import main, play_table_deal, run_pair

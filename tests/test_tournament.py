@@ -291,3 +291,12 @@ def test_a_bot_process_ends_with_the_tournament_process(tmp_path) -> None:
     finally:
         if host.is_alive():
             host.kill()
+
+
+def test_bots_run_under_spawn_too(tmp_path) -> None:
+    """The macOS and Windows start method: each bot process starts from a fresh interpreter."""
+    folder = _folder(tmp_path, crash=CRASH)
+    write_bot("student", folder)
+    t = run_tournament(folder, include=["random"], deals=1, block=1, start_method="spawn")
+    assert sorted(t.arena.agents) == ["crash", "random", "student"]
+    assert {f.bot for f in t.arena.faults} == {"crash"}

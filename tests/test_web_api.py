@@ -18,13 +18,15 @@ except ImportError:  # pragma: no cover - the web extra is part of [all], which 
     pytest.skip("the web extra (flask) is not installed", allow_module_level=True)
 
 from sixtysix_env.cards import cards_of
+from sixtysix_env.multiplayer import FOUR_PRESETS, THREE_PRESETS
 from sixtysix_env.records import from_record, load_record, to_record
 from sixtysix_env.rules import PRESETS
 from sixtysix_env.web import create_app
 from sixtysix_env.web.__main__ import main as web_main
 from sixtysix_env.web.cardart import all_cards, card_svg
 
-TWO_PLAYER = [n for n in PRESETS]
+TWO_PLAYER = list(PRESETS)
+TABLE = [f"three:{n}" for n in THREE_PRESETS] + [f"four:{n}" for n in FOUR_PRESETS]
 
 
 @pytest.fixture
@@ -50,16 +52,18 @@ def _play_deal(client, gid, view):
         r = client.post(f"/api/games/{gid}/actions", json={"action": view["legal"][0]["action"]})
         assert r.status_code == 200, r.json
         steps = r.json["steps"]
-        assert steps[0]["by"] == 0 and all(s["by"] == 1 for s in steps[1:])
+        assert steps[0]["by"] == 0 and all(s["by"] != 0 for s in steps[1:])
+        assert all(s["text"].startswith((s["view"]["names"][s["by"]] + ":", "Both draw")) for s in steps[1:])
         view = r.json["view"]
         assert view == steps[-1]["view"]
     return view
 
 
-def test_config_offers_every_two_player_preset_and_the_agents(client):
+def test_config_offers_every_preset_of_the_three_games_and_the_agents(client):
     r = client.get("/api/config")
     assert r.status_code == 200
-    assert [x["name"] for x in r.json["rules"]] == TWO_PLAYER
+    assert [x["name"] for x in r.json["rules"]] == TWO_PLAYER + TABLE
+    assert {x["game"] for x in r.json["rules"]} == {"two", "three", "four"}
     assert r.json["opponents"][0] == "random" and "pimc" in r.json["opponents"]
 
 
@@ -73,6 +77,38 @@ def test_a_whole_deal_is_played_through_the_api(client, rules):
     assert view["legal"] == [] and view["turn"] is None
     assert sum(view["scores"]) == out["game_points"]
     assert view["log"][-1] == out["text"]
+
+
+@pytest.mark.parametrize("rules", TABLE)
+def test_a_whole_table_deal_is_played_through_the_api(client, rules):
+    gid, view = _new(client, rules=rules)
+    n = 3 if rules.startswith("three") else 4
+    assert view["n_players"] == n and view["stock"] is None
+    assert [p["hand"] is None for p in view["players"]] == [False] + [True] * (n - 1)
+    assert len(view["sides"]) == (3 if n == 3 else 2)
+    view = _play_deal(client, gid, view)
+    assert view["outcome"]["text"].endswith(".")
+    assert view["log"][-1] == view["outcome"]["text"]
+    r = client.post(f"/api/games/{gid}/next")
+    assert r.status_code == 200 and r.json["view"]["deal_number"] == 2
+
+
+def test_the_table_view_hides_the_other_hands(client):
+    gid, view = _new(client, rules="four:pagat")
+    deal = _server(client).game(gid).deal
+    for p in (1, 2, 3):  # the partner's hand is hidden too
+        hidden = set(cards_of(deal.hands[p])) - set(view["players"][p]["known"])
+        assert not hidden & set(view["players"][0]["hand"])
+        assert view["players"][p]["hand"] is None and view["players"][p]["hand_size"] == deal.hands[p].bit_count()
+
+
+def test_an_agent_that_plays_only_two_players_is_refused_for_the_table_games(client):
+    r = client.post("/api/games", json={"rules": "three:pagat", "opponent": "heuristic"})
+    assert r.status_code == 400
+    assert (
+        "'heuristic' cannot play the three-player game" in r.json["error"]
+        and "random plays every game" in r.json["error"]
+    )
 
 
 def test_the_view_shows_only_what_the_seat_may_know(client):
@@ -97,7 +133,7 @@ def test_opponent_moves_come_one_step_each(client):
             break
     r = client.get(f"/api/games/{gid}")
     assert r.json["view"]["table"] and r.json["view"]["table"][0]["player"] == 1
-    assert r.json["view"]["log"][0].startswith("random leads")
+    assert r.json["view"]["log"][0].startswith("random: lead ")
 
 
 def test_an_illegal_action_is_refused_and_changes_nothing(client):
@@ -175,7 +211,7 @@ def test_a_match_is_played_to_its_target(client):
             break
         view = client.post(f"/api/games/{gid}/next").json["view"]
     assert max(view["scores"]) >= PRESETS["santase"].match_target
-    assert view["match_winner"] == view["scores"].index(max(view["scores"]))
+    assert view["match_winners"] == [view["scores"].index(max(view["scores"]))]
     r = client.post(f"/api/games/{gid}/next")
     assert r.status_code == 409 and "match is over" in r.json["error"]
 
@@ -255,7 +291,8 @@ def test_finished_deals_are_saved_as_a_match_record_and_replayed(client, tmp_pat
     assert first["players"][1]["hand"] is not None and len(first["players"][1]["hand"]) == 6  # both hands face up
     assert first["legal"] == [] and first["you"] is None
     assert last["outcome"]["winner"] == view["outcome"]["winner"]
-    assert frames[1]["text"].split()[0] in ("You", "random")
+    assert frames[1]["text"].split()[0] in ("You:", "random:")
+    assert frames[0]["text"].startswith("Deal 1: ")
 
 
 def test_a_second_deal_rewrites_the_same_record_file(client, tmp_path):
@@ -274,7 +311,7 @@ def test_uploaded_records_are_replayed_and_bad_ones_refused(client):
     record = to_record(deal, players=["ann", "bob"])
     r = client.post("/api/replay", json=record)
     assert r.status_code == 200 and len(r.json["deals"]) == 1
-    assert r.json["deals"][0]["frames"][1]["text"].split()[0] in ("ann", "bob")
+    assert r.json["deals"][0]["frames"][1]["text"].split()[0] in ("ann:", "bob:")
 
     broken = json.loads(json.dumps(record))
     broken["actions"][0]["action"] = 31
@@ -284,8 +321,25 @@ def test_uploaded_records_are_replayed_and_bad_ones_refused(client):
     assert r.status_code == 400 and "is this a sixtysix-env game record?" in r.json["error"]
     r = client.post("/api/replay", data="")
     assert r.status_code == 400 and "send a game record" in r.json["error"]
+    r = client.post("/api/replay", data="hello")
+    assert r.status_code == 400 and "not valid JSON (line 1, column 1" in r.json["error"]
+    r = client.post("/api/replay", data=b"\xff\xfe")
+    assert r.status_code == 400 and "not UTF-8" in r.json["error"]
+    r = client.post("/api/replay", json=[1, 2])
+    assert r.status_code == 400 and "expected a JSON object" in r.json["error"]
     r = client.post("/api/replay", json={**record, "game": "three"})
-    assert r.status_code == 400 and "two-player games only" in r.json["error"]
+    assert r.status_code == 400 and "bad game record" in r.json["error"]
+
+
+def test_a_saved_table_game_is_replayed_with_every_hand(client, tmp_path):
+    gid, view = _new(client, rules="three:pagat")
+    _play_deal(client, gid, view)
+    (file,) = (tmp_path / "records").glob("*three-pagat*.json")
+    replay = client.get(f"/api/records/{file.name}").json
+    (deal,) = replay["deals"]
+    first = deal["frames"][0]["view"]
+    assert first["n_players"] == 3 and all(len(p["hand"]) == 8 for p in first["players"])
+    assert deal["frames"][-1]["view"]["outcome"] is not None
 
 
 def test_a_huge_body_gets_a_413(client):

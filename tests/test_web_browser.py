@@ -142,9 +142,12 @@ def test_play_a_deal_by_clicking_then_replay_it(server, browser, tmp_path):
         buttons = browser.find_elements(By.CSS_SELECTOR, "#actions button")
         assert cards or buttons, "your turn, but nothing to click"
         hand = browser.find_elements(By.CSS_SELECTOR, "#hand-bottom .card")
-        assert len(cards) + len(dimmed) == len(hand)  # every card is clickable or dimmed
+        if cards:  # every card is clickable or dimmed
+            assert len(cards) + len(dimmed) == len(hand)
+        else:  # a button decides (draw or close): no card is dimmed
+            assert buttons and not dimmed
         # prefer drawing to closing so the deal runs its normal course
-        draw = [b for b in buttons if b.text == "Draw"]
+        draw = [b for b in buttons if b.text.startswith("Draw")]
         (draw or cards or buttons)[0].click()
     else:
         raise AssertionError("the deal did not end within 120 clicks")
@@ -194,3 +197,44 @@ def test_play_a_deal_by_clicking_then_replay_it(server, browser, tmp_path):
     browser.find_element(By.ID, "replay-first").click()
     assert step.text == f"step 0 of {total}"
     shutil.copy(record, shots / "record.json")  # next to the screenshots, for a person to look at
+
+
+def _click_through_deal(browser, shots: Path, name: str) -> list[int]:
+    """Click the first legal card or button until the deal ends; returns the SVG count per turn."""
+    from selenium.webdriver.common.by import By
+
+    counts = []
+    for _ in range(120):
+        _idle(browser)
+        if browser.execute_script("return document.body.dataset.phase") == "over":
+            return counts
+        counts.append(len(browser.find_elements(By.CSS_SELECTOR, "svg.card-svg")))
+        if len(counts) == 3:
+            browser.save_screenshot(str(shots / name))
+        cards = browser.find_elements(By.CSS_SELECTOR, "#hand-bottom .card.playable")
+        buttons = browser.find_elements(By.CSS_SELECTOR, "#actions button")
+        assert cards or buttons, "your turn, but nothing to click"
+        (cards or buttons)[0].click()
+    raise AssertionError("the deal did not end within 120 clicks")
+
+
+def test_play_a_four_player_deal_by_clicking(server, browser, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    app, url = server
+    shots = _shot_dir(tmp_path)
+    browser.get(url + "?pause=50")
+    _idle(browser)
+    Select(browser.find_element(By.ID, "rules")).select_by_value("four:pagat")
+    browser.find_element(By.ID, "new-match").click()
+    _idle(browser)
+    for where in ("left", "top", "right"):
+        assert browser.find_element(By.ID, f"seat-{where}").is_displayed()
+    assert not browser.find_element(By.ID, "stock-area").is_displayed()  # no stock with four players
+    counts = _click_through_deal(browser, shots, "four.png")
+    assert max(counts) >= 15  # your hand and the three other hands' backs
+    games = [g for g in app.config["server"].games.values() if g.game == "four"]
+    assert len(games) == 1 and games[0].deal.is_over
+    assert browser.find_element(By.ID, "result-text").text == games[0].view()["outcome"]["text"]
+    _inspect_png(shots / "four.png")

@@ -7,11 +7,14 @@
 | `alphabeta` | `AlphaBetaAgent`   | heuristic while cards are hidden, exact alpha-beta once all known   |
 | `pimc`      | `PIMCAgent`        | Perfect-Information Monte Carlo over sampled deals                  |
 | `ismcts`    | `ISMCTSAgent`      | single-observer information-set MCTS                                |
-| `ppo`       | `PPOAgent`         | the trained MaskablePPO policy (`agents/ppo.py`, ``train`` extra)   |
+| `ppo`       | `PPOAgent`         | the trained MaskablePPO policy, played with numpy (`agents/ppo.py`)  |
 
 ``make_agent("pimc", samples=40)`` builds one; ``register_agent("ppo", factory)`` adds a new
 name. A factory may be a callable or a lazy ``"module:attribute"`` string, imported only when
-the agent is first made (so a torch-based agent costs nothing until used).
+the agent is first made (so a heavy agent costs nothing until used).
+
+The oracle (``agents/oracle.py``), which sees every card, is deliberately not registered: it is
+a measuring stick for ``benchmarks/bench_gap.py``, not a player.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-from .alphabeta import AlphaBetaAgent, solve, solve_actions
+from .alphabeta import AlphaBetaAgent, Solver, solve, solve_actions
 from .base import Agent
 from .heuristic import HeuristicAgent
 from .ismcts import ISMCTSAgent
@@ -36,6 +39,7 @@ __all__ = [
     "ISMCTSAgent",
     "PIMCAgent",
     "RandomAgent",
+    "Solver",
     "agent_names",
     "make_agent",
     "register_agent",
@@ -51,7 +55,7 @@ AGENTS: dict[str, Factory | str] = {
     "alphabeta": AlphaBetaAgent,
     "pimc": PIMCAgent,
     "ismcts": ISMCTSAgent,
-    "ppo": "sixtysix_env.agents.ppo:PPOAgent",  # lazy: torch and sb3 load only when one is made
+    "ppo": "sixtysix_env.agents.ppo:PPOAgent",  # lazy: its weights load only when one plays
 }
 
 

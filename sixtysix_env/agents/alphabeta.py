@@ -26,7 +26,7 @@ from ..infostate import InfoState
 from .base import only_choice
 from .heuristic import heuristic_info_action, mask_points
 
-__all__ = ["AlphaBetaAgent", "solve", "solve_actions", "point_balance", "value_bound"]
+__all__ = ["AlphaBetaAgent", "Solver", "solve", "solve_actions", "point_balance", "value_bound"]
 
 Evaluator = Callable[[Deal, int], float]
 
@@ -102,7 +102,7 @@ def _ordered(d: Deal, mask: int) -> list[int]:
         rank = _FOLLOW_RANK[d.trump][d.lead_card] if d.decision == Decision.FOLLOW else _LEAD_RANK
         cards.sort(key=rank.__getitem__)
     first.extend(cards)
-    if mask >> PASS:
+    if mask >> CLOSE:  # close, pass and go out are bits 29-31: test from the lowest (close on lead)
         first.extend(a for a in _LAST if mask >> a & 1)
     return first
 
@@ -232,25 +232,47 @@ def solve(
     """``(value, best_action)`` for the player to act, all cards face up; ``value`` is in game points
     for ``player`` (default: the player to act). Ties go to the first action in search order."""
     p = _check(deal, player)
-    s = _Search(p, max_depth, evaluate)
-    bound = value_bound(deal)
-    maximizing = deal.current == p
-    alpha, beta = -bound, bound
-    best_a = -1
-    best = -1e9 if maximizing else 1e9
-    depth = max_depth if max_depth is not None else 0
-    for a in _ordered(deal, deal.legal_mask()):
-        child = deal.clone()
-        child.apply(a)
-        # A window just past the best so far proves an action no better, cheaply; ties keep the first.
-        v = s.value(child, alpha, beta, depth - 1)
-        if (maximizing and v > best) or (not maximizing and v < best) or best_a < 0:
-            best, best_a = v, a
-            if maximizing:
-                alpha = max(alpha, v)
-            else:
-                beta = min(beta, v)
-    return best, best_a
+    return Solver(p, max_depth=max_depth, evaluate=evaluate).solve(deal)
+
+
+class Solver:
+    """:func:`solve` with a transposition table that outlives one call: positions of the same deal
+    (later decisions, the same deal replayed) reuse what earlier searches proved. Values are for
+    ``player`` whoever is to act (zero-sum: the other player's value is the negation)."""
+
+    def __init__(self, player: int = 0, *, max_depth: int | None = None, evaluate: Evaluator = point_balance) -> None:
+        if player not in (0, 1):
+            raise ValueError(f"player must be 0 or 1, got {player!r}")
+        self.player = player
+        self.max_depth = max_depth
+        self._search = _Search(player, max_depth, evaluate)
+
+    @property
+    def table_size(self) -> int:
+        return len(self._search.tt)
+
+    def solve(self, deal: Deal) -> tuple[float, int]:
+        """``(value for player, best action for the one to act)``, as :func:`solve`."""
+        _check(deal, self.player)
+        s = self._search
+        bound = value_bound(deal)
+        maximizing = deal.current == self.player
+        alpha, beta = -bound, bound
+        best_a = -1
+        best = -1e9 if maximizing else 1e9
+        depth = self.max_depth if self.max_depth is not None else 0
+        for a in _ordered(deal, deal.legal_mask()):
+            child = deal.clone()
+            child.apply(a)
+            # A window just past the best so far proves an action no better, cheaply; ties keep the first.
+            v = s.value(child, alpha, beta, depth - 1)
+            if (maximizing and v > best) or (not maximizing and v < best) or best_a < 0:
+                best, best_a = v, a
+                if maximizing:
+                    alpha = max(alpha, v)
+                else:
+                    beta = min(beta, v)
+        return best, best_a
 
 
 class AlphaBetaAgent:

@@ -1,14 +1,20 @@
-"""The ``ppo`` agent: the MaskablePPO policy trained by ``baselines/train_ppo.py``.
+"""The ``ppo`` agent: the MaskablePPO policy trained by ``baselines/train_ppo.py``, played with numpy.
 
-The shipped model (``sixtysix_env/models/ppo_standard.zip``, standard rules) is loaded on the
-first ``act``, so importing this module (and building the agent registry) costs nothing and
-needs neither torch nor stable-baselines3; those come with the ``train`` extra
-(``pip install 'sixtysix-env[train]'``).
+The shipped weights (``sixtysix_env/models/ppo_standard.npz``, standard rules) are plain arrays
+read with ``allow_pickle=False`` (:mod:`sixtysix_env.agents.mlp`): loading them cannot run code,
+and playing needs neither torch nor stable-baselines3. They are loaded on the first ``act``, so
+importing this module (and building the agent registry) costs nothing.
+
+``path=`` may also name an SB3 ``.zip`` (to play a model straight from training): that needs the
+``train`` extra and unpickles the file, which can run code, so it warns
+(:class:`~sixtysix_env.agents.ppo_export.UntrustedModelWarning`); the network is then copied into
+numpy and plays exactly as from a ``.npz``.
 
 The agent sees only the ``InfoState``: it encodes it with ``encode_vector`` (the observation the
 policy was trained on) and picks among the legal actions with the policy's masked
-probabilities: the most likely one (``deterministic=True``, default) or a draw from the ``rng``
-it is handed, so seeded play stays reproducible without touching torch's global RNG.
+probabilities: the most likely one (``deterministic=True``, default; the action SB3's
+``predict(..., deterministic=True)`` gives) or a draw from the ``rng`` it is handed, so seeded
+play stays reproducible.
 """
 
 from __future__ import annotations
@@ -23,82 +29,76 @@ import numpy as np
 from ..actions import NUM_ACTIONS
 from ..infostate import InfoState
 from ..observers import VECTOR_SIZE, encode_vector
+from .mlp import MLPPolicy
 
-__all__ = ["DEFAULT_MODEL", "PPOAgent", "load_model"]
+__all__ = ["DEFAULT_MODEL", "PPOAgent", "load_policy"]
 
-DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "ppo_standard.zip"
-"""The model shipped with the package (trained on the ``standard`` rules)."""
+DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "ppo_standard.npz"
+"""The weights shipped with the package (trained on the ``standard`` rules)."""
 
-_POLICIES: dict[str, Any] = {}
-"""Loaded policies by model path: inference only, so one copy per process serves every agent."""
-
-_INSTALL_HINT = (
-    "the ppo agent needs torch, stable-baselines3 and sb3-contrib: install the 'train' extra, "
-    "pip install torch==2.13.0 (a CPU build) then pip install 'sixtysix-env[train]'"
-)
+_POLICIES: dict[str, MLPPolicy] = {}
+"""Loaded policies by path: inference only, so one copy per process serves every agent."""
 
 
-def load_model(path: str | os.PathLike[str] | None = None) -> Any:
-    """Load a MaskablePPO model for inference (CPU); a clear ImportError when sb3 is missing.
-
-    Schedules saved with the model are replaced by constants: inference never uses them, and
-    unpickling saved lambdas is what breaks across Python versions."""
-    try:
-        from sb3_contrib import MaskablePPO
-    except ImportError as e:  # pragma: no cover - depends on the installation
-        raise ImportError(_INSTALL_HINT) from e
+def _check_path(path: str | os.PathLike[str] | None) -> Path:
     p = Path(path) if path is not None else DEFAULT_MODEL
-    if not p.exists():
+    if p.suffix not in (".npz", ".zip"):
+        raise ValueError(f"PPO model {str(p)!r} must be a .npz (numpy weights) or an SB3 .zip")
+    if not p.is_file():
         raise FileNotFoundError(f"no PPO model at {p}: train one with baselines/train_ppo.py (see baselines/README.md)")
-    custom = {"learning_rate": 0.0, "lr_schedule": lambda _: 0.0, "clip_range": lambda _: 0.0}
-    model = MaskablePPO.load(p, device="cpu", custom_objects=custom)
-    shape = getattr(model.observation_space, "shape", None)
-    if shape != (VECTOR_SIZE,) or getattr(model.action_space, "n", None) != NUM_ACTIONS:
+    return p
+
+
+def load_policy(path: str | os.PathLike[str] | None = None) -> MLPPolicy:
+    """The numpy policy of a ``.npz`` (default: the shipped one), or of an SB3 ``.zip`` (warns:
+    unpickling can run code; needs the ``train`` extra)."""
+    p = _check_path(path)
+    if p.suffix == ".zip":
+        from .ppo_export import export_policy, load_sb3_model
+
+        policy = export_policy(load_sb3_model(p).policy, rules="unknown (an SB3 zip does not record it)", source=p.name)
+    else:
+        policy = MLPPolicy.load(p)
+    if policy.meta["observation"] != "vector" or policy.observation_size != VECTOR_SIZE:
         raise ValueError(
-            f"{p} was trained on observations of shape {shape} and {model.action_space}; the ppo agent "
-            f"needs the vector observation ({VECTOR_SIZE},) and Discrete({NUM_ACTIONS})"
+            f"{p} reads {policy.meta['observation']!r} observations of size {policy.observation_size}; "
+            f"the ppo agent gives the 'vector' observation of size {VECTOR_SIZE}"
         )
-    model.policy.set_training_mode(False)
-    return model
+    if policy.meta["num_actions"] != NUM_ACTIONS:
+        raise ValueError(f"{p} has {policy.meta['num_actions']} actions, the game has {NUM_ACTIONS}")
+    return policy
 
 
 class PPOAgent:
-    """A trained MaskablePPO policy as an agent; ``path=None`` is the shipped model."""
+    """A trained policy as an agent; ``path=None`` is the shipped model."""
 
     name = "ppo"
 
     def __init__(self, path: str | os.PathLike[str] | None = None, deterministic: bool = True) -> None:
-        self.path = Path(path) if path is not None else DEFAULT_MODEL
+        if not isinstance(deterministic, bool):
+            raise ValueError(f"deterministic must be True or False, got {deterministic!r}")
+        self.path = _check_path(path)
         self.deterministic = deterministic
-        self._policy: Any = None
+        self._policy: MLPPolicy | None = None
 
     @property
-    def policy(self) -> Any:
-        """The torch policy, loaded on first use and shared by every agent of this process with the
+    def policy(self) -> MLPPolicy:
+        """The numpy policy, loaded on first use and shared by every agent of this process with the
         same path (arena workers unpickle a fresh agent per block of deals)."""
         if self._policy is None:
-            key = str(self.path)
+            key = str(self.path.resolve())
             if key not in _POLICIES:
-                _POLICIES[key] = load_model(self.path).policy
+                _POLICIES[key] = load_policy(self.path)
             self._policy = _POLICIES[key]
         return self._policy
 
     def action_probabilities(self, info: InfoState) -> np.ndarray:
         """The policy's probabilities over all actions (0 for illegal ones), float64, shape (32,)."""
-        import torch
-
         legal = info.legal_mask
         if not legal:
             raise ValueError(f"no legal action: the deal is over or it is not player {info.player}'s turn")
         mask = np.array([legal >> a & 1 for a in range(NUM_ACTIONS)], dtype=bool)
-        policy = self.policy
-        with torch.no_grad():
-            obs = torch.as_tensor(encode_vector(info)[None, :])
-            dist = policy.get_distribution(obs, action_masks=mask[None, :])
-            probs = dist.distribution.probs[0].numpy().astype(np.float64)
-        probs[~mask] = 0.0
-        total = probs.sum()
-        return probs / total if total > 0 else mask / mask.sum()
+        return self.policy.probabilities(encode_vector(info), mask)
 
     def act(self, info: InfoState, rng: random.Random) -> int:
         probs = self.action_probabilities(info)
@@ -114,7 +114,7 @@ class PPOAgent:
         return int(legal[-1])
 
     def __getstate__(self) -> dict[str, Any]:
-        # The torch policy is reloaded lazily after unpickling (worker processes of the arena).
+        # The policy is reloaded lazily after unpickling (worker processes of the arena).
         return {"path": self.path, "deterministic": self.deterministic, "_policy": None}
 
     def __setstate__(self, state: dict[str, Any]) -> None:

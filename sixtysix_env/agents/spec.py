@@ -29,7 +29,7 @@ from typing import Any
 from . import AGENTS, agent_names, make_agent
 from .base import Agent
 
-__all__ = ["AgentSpec", "check_option_types", "load_attribute", "load_module", "parse_agent_spec"]
+__all__ = ["AgentSpec", "check_option_types", "load_attribute", "load_module", "option_value", "parse_agent_spec"]
 
 
 @dataclass(frozen=True)
@@ -140,7 +140,7 @@ def load_attribute(source: str, attribute: str) -> Any:
         raise ValueError(f"{source!r} has no {attribute!r}; its classes: {', '.join(public) or 'none'}") from None
 
 
-def _option_value(text: str) -> Any:
+def option_value(text: str) -> Any:
     low = text.lower()
     if low in ("none", "null"):
         return None
@@ -189,7 +189,7 @@ def parse_agent_spec(spec: str, label: str | None = None) -> AgentSpec:
         key, sep, value = p.partition("=")
         if not sep or not key.strip():
             raise ValueError(f"bad agent option {p!r} in {spec!r}: write name:key=value[:key=value]")
-        options.append((key.strip(), _option_value(value.strip())))
+        options.append((key.strip(), option_value(value.strip())))
     if label is not None and (not isinstance(label, str) or not label.strip() or "," in label):
         raise ValueError(f"label must be a non-empty text without commas, got {label!r}")
     out = AgentSpec(label or text, attribute or head, tuple(options), source, attribute)

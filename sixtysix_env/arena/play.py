@@ -60,8 +60,8 @@ class MatchRecord:
 
 @dataclass(frozen=True)
 class FaultRecord:
-    """A forfeited deal: which bot, where (pair, deal index, track), why, and the position
-    (``Deal.to_notation``: both hands and the actions so far) at the faulty decision."""
+    """A forfeited deal: which bot (in which ``seat``), where (pair, deal index, track), why, and
+    the position (``Deal.to_notation``: both hands and the actions so far) at the faulty decision."""
 
     pair: int
     block: int
@@ -71,6 +71,7 @@ class FaultRecord:
     opponent: str
     reason: str
     position: str
+    seat: int = 0
 
 
 @dataclass
@@ -185,7 +186,9 @@ def play_task(
             seat, reason = fault
             w, game_points, termination = 1 - seat, forfeit_points, "forfeit"
             out.faults.append(
-                FaultRecord(task.pair, task.block, index, task.track, labels[seat], labels[w], reason, deal.describe())
+                FaultRecord(
+                    task.pair, task.block, index, task.track, labels[seat], labels[w], reason, deal.describe(), seat
+                )
             )
         else:
             outcome = deal.outcome

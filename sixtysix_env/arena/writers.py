@@ -105,12 +105,12 @@ def elo_rows(res: ArenaResult) -> list[list[object]]:
     return [[name, f"{res.elo[name]:.1f}"] for name in sorted(res.agents, key=lambda n: -res.elo[n])]
 
 
-FAULT_HEADERS = ("bot", "opponent", "deal", "seats", "reason")
+FAULT_HEADERS = ("bot", "opponent", "deal", "track", "bot's seat", "reason")
 
 
 def fault_rows(faults: Sequence[FaultRecord], limit: int | None = None) -> list[list[object]]:
     shown = faults if limit is None else faults[:limit]
-    return [[f.bot, f.opponent, f.index, f"track {f.track}", f.reason] for f in shown]
+    return [[f.bot, f.opponent, f.index, f.track, f.seat, f.reason] for f in shown]
 
 
 def sections(res: ArenaResult) -> list[Section]:
@@ -145,14 +145,21 @@ def summary_markdown(res: ArenaResult) -> str:
 
 def html_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
-    body = "\n".join("<tr>" + "".join(f"<td>{html.escape(fmt(c))}</td>" for c in row) + "</tr>" for row in rows)
-    return f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody>\n</table>"
+    body = "\n".join("<tr>" + "".join(_cell(fmt(c)) for c in row) + "</tr>" for row in rows)
+    return f'<div class="wide"><table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody>\n</table></div>'
+
+
+def _cell(text: str) -> str:
+    """Numbers and intervals stay on one line; long text (reasons, file names) may wrap."""
+    css = ' class="text"' if len(text) > 40 else ""
+    return f"<td{css}>{html.escape(text)}</td>"
 
 
 _CSS = (
-    "body{font-family:system-ui,sans-serif;margin:2em;max-width:80em}"
-    "table{border-collapse:collapse;margin-bottom:1.5em}"
-    "th,td{border:1px solid #bbb;padding:.25em .6em;text-align:left}"
+    "body{font-family:system-ui,sans-serif;margin:2em}"
+    ".wide{overflow-x:auto;margin-bottom:1.5em}table{border-collapse:collapse}"
+    "th,td{border:1px solid #bbb;padding:.25em .6em;text-align:left;white-space:nowrap}"
+    "td.text{white-space:normal;min-width:20em}"
     "th{background:#eee}tbody tr:nth-child(even){background:#f7f7f7}"
 )
 

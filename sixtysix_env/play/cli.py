@@ -7,11 +7,13 @@ import random
 import re
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any
 
 from ..agents.spec import parse_agent_spec
+from ..agents.table_registry import TABLE_AGENTS, make_table_agent
 from ..multiplayer.rules import FOUR_PRESETS, THREE_PRESETS
 from ..records import match_record, save_record, to_record
 from ..rules import PRESETS
@@ -23,7 +25,7 @@ __all__ = ["main"]
 GAMES = {2: "two", 3: "three", 4: "four"}
 RULE_PRESETS: dict[str, dict[str, Any]] = {"two": PRESETS, "three": THREE_PRESETS, "four": FOUR_PRESETS}
 DEFAULT_RULES = {"two": "standard", "three": "pagat", "four": "pagat"}
-DEFAULT_OPPONENT = {"two": "pimc", "three": "random", "four": "random"}
+DEFAULT_OPPONENT = {"two": "pimc", "three": "heuristic", "four": "heuristic"}
 
 EXAMPLES = """\
 examples:
@@ -36,9 +38,9 @@ examples:
 Rules presets: {two} (two players);
 {three} (three players); {four} (four players).
 Agents: a registered name with options (random, heuristic, alphabeta, pimc:samples=40, ismcts, ppo),
-file.py:Class or package.module:Class. The three- and four-player games need agents that play them
-(random does). Records go to ./sixtysix-records/ unless --records DIR or --no-record; replay one
-with python -m sixtysix_env.replay FILE."""
+file.py:Class or package.module:Class. The three- and four-player games take their own agents
+(random, heuristic, pimc:samples=8) or a bot that plays them. Records go to ./sixtysix-records/
+unless --records DIR or --no-record; replay one with python -m sixtysix_env.replay FILE."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -54,7 +56,7 @@ def _parser() -> argparse.ArgumentParser:
         "--opponent",
         metavar="SPEC[,SPEC]",
         help="the agent(s) at the other seats: one spec for all, or one per opponent seat in seat order "
-        "(default: pimc; random for three and four players)",
+        "(default: pimc; heuristic for three and four players)",
     )
     p.add_argument("--partner", metavar="SPEC", help="four players: your partner's agent (default: as --opponent)")
     p.add_argument("--episode", choices=("deal", "match"), default="deal", help="one deal (default) or a match")
@@ -135,7 +137,7 @@ def _agents(
         text = by_seat[p]
         option = "--partner" if game == "four" and p == (human + 2) % 4 else "--opponent"
         try:
-            spec = parse_agent_spec(text)
+            spec = _table_spec(text) if game != "two" and text.split(":")[0] in TABLE_AGENTS else parse_agent_spec(text)
             agent = spec.make()
         except ImportError as e:
             extra = "; the ppo agent needs the train extra" if text.startswith("ppo") else ""
@@ -145,12 +147,32 @@ def _agents(
         if text not in probed:  # tried on a spare copy, so the seat's agent starts fresh
             problem = _probe(spec.make(), game, rules)
             if problem:
-                hint = "" if game == "two" else " (it may play only the two-player game; random plays every game)"
+                hint = (
+                    ""
+                    if game == "two"
+                    else f" (it may play only the two-player game; {', '.join(TABLE_AGENTS)} play every game)"
+                )
                 parser.error(f"{option} {text} cannot play this game: {problem}{hint}")
             probed.add(text)
         agents[p], specs[p], labels[p] = agent, spec.label, spec.name
     names = _names(labels, human, args.name)
     return agents, specs, names
+
+
+@dataclass(frozen=True)
+class _TableSpec:
+    """A table-game agent by name (``pimc:samples=8``), shaped as an ``AgentSpec`` for the seats."""
+
+    label: str
+    name: str
+
+    def make(self) -> Any:
+        return make_table_agent(self.label)
+
+
+def _table_spec(text: str) -> _TableSpec:
+    make_table_agent(text)  # a bad option fails here, as parse_agent_spec does
+    return _TableSpec(text, text.split(":")[0])
 
 
 def _names(labels: list[str], human: int, person: str) -> list[str]:

@@ -8,7 +8,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..arena.stats import mean_interval, wilson_interval
-from ..arena.writers import PAIR_HEADERS, Section, ci, fault_rows, html_page, pair_rows, table, write_csvs
+from ..arena.writers import (
+    FAULT_HEADERS,
+    PAIR_HEADERS,
+    Section,
+    ci,
+    fault_rows,
+    fmt,
+    html_page,
+    pair_rows,
+    table,
+    write_csvs,
+)
 from .run import TournamentResult
 
 __all__ = ["LeagueRow", "league_markdown", "league_html", "league_rows", "write_report", "REPORT_FILES"]
@@ -82,15 +93,16 @@ LEAGUE_HEADERS = (
     "bot",
     "Elo",
     "deals",
-    "deal win rate",
-    "95% CI",
+    "deal win rate [95% CI]",
     "matches",
-    "match win rate",
-    "95% CI",
-    "game points/deal",
-    "95% CI",
+    "match win rate [95% CI]",
+    "game points/deal [95% CI]",
     "forfeits",
 )
+
+
+def _with_ci(value: float, lo_hi: tuple[float, float]) -> str:
+    return f"{fmt(value)} {ci(lo_hi)}"
 
 
 def _sections(t: TournamentResult) -> list[Section]:
@@ -101,13 +113,10 @@ def _sections(t: TournamentResult) -> list[Section]:
             r.bot,
             f"{r.elo:.0f}",
             r.deals,
-            r.deal_win_rate,
-            ci(r.deal_win_ci),
+            _with_ci(r.deal_win_rate, r.deal_win_ci),
             r.matches,
-            r.match_win_rate,
-            ci(r.match_win_ci),
-            r.points_per_deal,
-            ci(r.points_ci),
+            _with_ci(r.match_win_rate, r.match_win_ci),
+            _with_ci(r.points_per_deal, r.points_ci),
             r.forfeits,
         ]
         for i, r in enumerate(league_rows(t))
@@ -139,7 +148,7 @@ def _sections(t: TournamentResult) -> list[Section]:
         parts.append(
             (
                 f"Forfeited deals{shown}",
-                ("bot", "opponent", "deal", "seats", "reason"),
+                FAULT_HEADERS,
                 fault_rows(res.faults, FAULTS_SHOWN),
             )
         )

@@ -14,7 +14,7 @@ import socket
 import sys
 from pathlib import Path
 
-from ..rules import PRESETS
+from .game import rule_choices
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -30,7 +30,12 @@ def _parser() -> argparse.ArgumentParser:
         help="the agent you play: a name with options (pimc:samples=40), file.py:Class or package.module:Class "
         "(default pimc)",
     )
-    p.add_argument("--rules", default="standard", choices=list(PRESETS), help="rules preset (default standard)")
+    p.add_argument(
+        "--rules",
+        default="standard",
+        choices=list(rule_choices()),
+        help="the page's first rules (default standard; the table games are three:NAME and four:NAME)",
+    )
     p.add_argument(
         "--records",
         default="sixtysix-records",

@@ -1,12 +1,14 @@
 """The HTTP layer: a Flask app serving the page, the card pictures and a small JSON API.
 
-API (every answer is JSON; errors are ``{"error": "..."}`` with a 4xx status and change nothing):
+Rules are a two-player preset name or ``three:NAME`` / ``four:NAME`` for the table games.
+API (every answer is JSON; errors are ``{"error": "..."}`` with a 4xx status, or 500 when an agent
+fails, and a refused request changes nothing):
 
 | method and path | body | answer |
 |---|---|---|
 | ``GET /api/config`` | | presets, agents, defaults |
 | ``GET /api/cards`` | | every card face and the back, as SVG text |
-| ``POST /api/games`` | ``{"rules": "standard", "opponent": "pimc"}`` (both optional) | ``{"id", "view", "steps"}`` |
+| ``POST /api/games`` | ``{"rules": "standard", "opponent": "pimc"}``, both optional | ``{"id", "view", "steps"}`` |
 | ``GET /api/games/<id>`` | | ``{"id", "view"}`` |
 | ``POST /api/games/<id>/actions`` | ``{"action": 12}`` | ``{"id", "view", "steps"}``: yours, then each opponent move |
 | ``POST /api/games/<id>/next`` | | the next deal of the match |
@@ -17,6 +19,7 @@ API (every answer is JSON; errors are ``{"error": "..."}`` with a 4xx status and
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 import uuid
@@ -31,9 +34,8 @@ from werkzeug.exceptions import HTTPException
 from ..agents import agent_names
 from ..agents.spec import AgentSpec, parse_agent_spec
 from ..records import load_record
-from ..rules import PRESET_INFO, PRESETS, get_rules
 from .cardart import all_cards
-from .game import AgentFailed, GameStateError, WebGame
+from .game import AgentFailed, GameStateError, WebGame, probe, rule_choices
 from .replay import replay_frames
 
 __all__ = ["ApiError", "create_app"]
@@ -64,6 +66,8 @@ class Server:
         self.games: OrderedDict[str, WebGame] = OrderedDict()
         self.lock = threading.Lock()
         self.specs: dict[str, AgentSpec] = {opponent.label: opponent}
+        self.choices = rule_choices()
+        self.probed: dict[tuple[str, str], str | None] = {}
 
     def spec(self, text: object) -> AgentSpec:
         """The opponent for a new game: the command line's, or a registered agent by name.
@@ -83,13 +87,26 @@ class Server:
 
     def new_game(self, rules: object, opponent: object) -> tuple[str, WebGame]:
         name = self.rules if rules is None else rules
-        if not isinstance(name, str) or name not in PRESETS:
-            raise ApiError(400, f"unknown rules {rules!r}: choose one of {', '.join(PRESETS)}")
+        if not isinstance(name, str) or name not in self.choices:
+            raise ApiError(400, f"unknown rules {rules!r}: choose one of {', '.join(self.choices)}")
+        kind, preset, _ = self.choices[name]
         spec = self.spec(opponent)
+        if kind != "two":
+            key = (kind, spec.label)
+            if key not in self.probed:
+                try:
+                    self.probed[key] = probe(spec.make(), kind, preset)
+                except Exception as e:
+                    self.probed[key] = f"building it raised {type(e).__name__}: {e}"
+            problem = self.probed[key]
+            if problem:
+                raise ApiError(
+                    400, f"{spec.label!r} cannot play the {kind}-player game: {problem} (random plays every game)"
+                )
         with self.lock:
             seed = self.seeds.getrandbits(63)
         try:
-            game = WebGame(get_rules(name), spec, seed, records=self.records)
+            game = WebGame(kind, preset, spec, seed, records=self.records)
         except Exception as e:
             raise ApiError(400, f"cannot start a game against {spec.label!r}: {type(e).__name__}: {e}") from None
         gid = uuid.uuid4().hex[:16]
@@ -124,8 +141,8 @@ def create_app(
 ) -> Flask:
     """The app: ``opponent`` (an agent spec) and ``rules`` (a preset name) are the page's defaults;
     finished games are saved under ``records`` when given; ``seed`` makes the deals reproducible."""
-    if rules not in PRESETS:
-        raise ValueError(f"unknown rules {rules!r}: choose one of {', '.join(PRESETS)}")
+    if rules not in rule_choices():
+        raise ValueError(f"unknown rules {rules!r}: choose one of {', '.join(rule_choices())}")
     spec = opponent if isinstance(opponent, AgentSpec) else parse_agent_spec(opponent)
     server = Server(spec, rules, records, seed)
     app = Flask(__name__, static_folder=None)
@@ -162,12 +179,11 @@ def create_app(
     @route("/api/config")
     def config() -> Any:
         return jsonify(
-            rules=[{"name": n, "title": PRESET_INFO[n].title if n in PRESET_INFO else n} for n in PRESETS],
+            rules=[{"name": k, "game": g, "title": t} for k, (g, _, t) in server.choices.items()],
             default_rules=server.rules,
             opponents=list(dict.fromkeys([server.opponent.label, *agent_names()])),
             default_opponent=server.opponent.label,
             records=server.records is not None,
-            players=2,
         )
 
     @route("/api/cards")
@@ -231,9 +247,17 @@ def create_app(
 
     @route("/api/replay", ("POST",))
     def replay_upload() -> Any:
-        body = _json_body()
-        if not body:
+        raw = request.get_data()
+        if not raw.strip():
             raise ApiError(400, "send a game record (the JSON of a saved file) as the request body")
+        try:
+            body = json.loads(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise ApiError(400, "this is not a game record: the file is not UTF-8 text") from None
+        except json.JSONDecodeError as e:
+            raise ApiError(
+                400, f"this is not a game record: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})"
+            ) from None
         try:
             return jsonify(name=None, **replay_frames(body))
         except ValueError as e:

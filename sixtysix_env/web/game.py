@@ -1,9 +1,11 @@
-"""One person against one agent: a match played through the same API a bot uses.
+"""One person against agents: a match of the two-, three- or four-player game, played through
+the same API a bot uses.
 
-The person sits at seat 0; the agent gets only its own ``information_state`` and answers with
-``act(info, rng)``. :meth:`WebGame.play` checks the person's action before touching anything, so a
-bad request leaves the game as it was, then lets the agent move until it is the person's turn
-again, returning one step per agent move so the page can show them one at a time.
+The person sits at seat 0; each agent gets only its own ``information_state`` and answers with
+``act(info, rng)`` (with four players the partner, seat 2, is an agent too). :meth:`WebGame.play`
+checks the person's action before touching anything, so a bad request leaves the game as it was,
+then lets the agents move until it is the person's turn again, returning one step per agent move
+so the page can show them one at a time.
 """
 
 from __future__ import annotations
@@ -17,16 +19,43 @@ from typing import Any
 
 from ..agents.base import Agent
 from ..agents.spec import AgentSpec
-from ..engine import Deal
 from ..match import Match
+from ..multiplayer import FOUR_PRESETS, THREE_PRESETS, FourDeal, TableMatch, ThreeDeal
 from ..records import match_record, save_record
-from ..rules import Rules
-from .view import move_text, outcome_text, seat_view
+from ..rules import PRESET_INFO, PRESETS
+from .tableview import table_view
+from .view import log_line, result_line, seat_view
 
-__all__ = ["AgentFailed", "GameStateError", "HUMAN", "WebGame"]
+__all__ = ["AgentFailed", "GameStateError", "HUMAN", "TABLE_GAMES", "WebGame", "probe", "rule_choices"]
 
 HUMAN = 0
-BOT = 1
+TABLE_GAMES = {"three": ThreeDeal, "four": FourDeal}
+
+
+def rule_choices() -> dict[str, tuple[str, Any, str]]:
+    """The page's rule systems: key -> (game, rules, title). Two-player presets by their name
+    ("standard"), the table games as "three:pagat", "four:russian"."""
+    out: dict[str, tuple[str, Any, str]] = {}
+    for name, rules in PRESETS.items():
+        out[name] = ("two", rules, PRESET_INFO[name].title if name in PRESET_INFO else name)
+    for name, rules in THREE_PRESETS.items():
+        out[f"three:{name}"] = ("three", rules, f"Three players ({name})")
+    for name, rules in FOUR_PRESETS.items():
+        out[f"four:{name}"] = ("four", rules, f"Four players, two teams ({name})")
+    return out
+
+
+def probe(agent: Agent, game: str, rules: Any) -> str | None:
+    """Why ``agent`` cannot play a table game (it raised, or chose an illegal move on a first
+    position), or None. The two-player agents read an ``InfoState``; only some read a ``TableView``."""
+    deal = TABLE_GAMES[game].new(rules, random.Random(0))
+    view = deal.information_state(deal.current_player)
+    try:
+        action = agent.act(view, random.Random(0))
+        ok = deal.is_legal(int(action))
+    except Exception as e:
+        return f"on a {game}-player position it raised {type(e).__name__}: {e}"
+    return None if ok else f"on a {game}-player position it chose {action!r}, which is not legal"
 
 
 class GameStateError(ValueError):
@@ -38,41 +67,59 @@ class AgentFailed(RuntimeError):
 
 
 class WebGame:
-    """A match between the person (seat 0) and ``agent`` (seat 1), with a log of public actions."""
+    """A match between the person (seat 0) and agents built from ``spec`` at the other seats, with
+    a log of public actions. ``game`` is ``"two"``, ``"three"`` or ``"four"``, ``rules`` its rules."""
 
-    def __init__(
-        self, rules: Rules, spec: AgentSpec, seed: int, records: Path | None = None, agent: Agent | None = None
-    ) -> None:
+    def __init__(self, game: str, rules: Any, spec: AgentSpec, seed: int, records: Path | None = None) -> None:
         """``records``: a folder where the match record is (re)written after every finished deal."""
+        self.game = game
         self.rules = rules
         self.spec = spec
         self.seed = seed
-        self.agent = agent if agent is not None else spec.make()
-        self.names = ["You", spec.label]
+        n = 2 if game == "two" else TABLE_GAMES[game].n_players
+        self.agents: dict[int, Agent] = {p: spec.make() for p in range(1, n)}
+        labels = [spec.label] if game == "two" else [f"{spec.label} {p}" for p in range(1, n)]
+        self.names = ["You", *labels]
+        """Seat names as the page shows them."""
+        self.text_names = ["you", *labels]
+        """Seat names inside sentences ("trick to you") and in the saved record."""
         self.rng = random.Random(seed)
         self.agent_rng = random.Random(self.rng.getrandbits(64))
-        self.match = Match(rules, self.rng)
+        self.match: Match | TableMatch = (
+            Match(rules, self.rng) if game == "two" else TableMatch(TABLE_GAMES[game], rules, self.rng)
+        )
         self.log: list[list[str]] = [[]]
-        self.finished: list[Deal] = []
+        self.finished: list[Any] = []
         self.lock = threading.Lock()
         self.record_path: Path | None = None
         if records is not None:
             stamp = time.strftime("%Y%m%d-%H%M%S")
             who = re.sub(r"[^A-Za-z0-9_.=-]+", "_", spec.label)[:40]
-            self.record_path = Path(records) / f"{stamp}-{rules.name}-vs-{who}-{seed % 10**6:06d}.json"
+            # like the terminal's names (time-game-rules-episode), plus the opponent and a seed tail
+            # so that two games started in the same second keep their own files
+            name = f"{stamp}-{game}-{rules.name}-match-vs-{who}-{seed % 10**6:06d}.json"
+            self.record_path = Path(records) / name
         self.record_error = ""
 
     @property
-    def deal(self) -> Deal:
+    def deal(self) -> Any:
+        """The deal in play: a ``Deal``, ``ThreeDeal`` or ``FourDeal``."""
         return self.match.deal
 
     def view(self) -> dict[str, Any]:
         """The person's view of the table, the match and the log of this deal."""
         info = self.deal.information_state(HUMAN)
-        v = seat_view(info, self.names, you=HUMAN, scores=tuple(self.match.scores))
+        result = result_line(self.deal, self.text_names) if self.deal.is_over else ""
+        scores = tuple(self.match.scores)
+        if self.game == "two":
+            v = seat_view(info, self.names, you=HUMAN, scores=scores, result=result)
+            winners = [self.match.winner] if self.match.is_over else []
+        else:
+            v = table_view(info, self.names, you=HUMAN, scores=scores, result=result)
+            winners = sorted({self.deal.side_of(p) for p in self.match.winners})
         v["deal_number"] = len(self.match.results) + (0 if self.deal.is_over else 1)
         v["match_over"] = self.match.is_over
-        v["match_winner"] = self.match.winner if self.match.is_over else None
+        v["match_winners"] = winners  # sides: players (two, three) or teams (four)
         v["log"] = list(self.log[-1])
         v["opponent"] = self.spec.label
         saved = self.record_path is not None and self.finished and not self.record_error
@@ -81,14 +128,13 @@ class WebGame:
         return v
 
     def _apply(self, action: int) -> str:
-        before = self.deal.information_state(HUMAN)
+        before = self.deal.clone()
         self.match.apply(action)
-        after = self.deal.information_state(HUMAN)
-        text = move_text(before, action, after, self.names, you=HUMAN)
+        text = log_line(before, self.deal, action, self.text_names)
         self.log[-1].append(text)
         if self.deal.is_over:
             self.finished.append(self.deal)
-            self.log[-1].append(outcome_text(after, self.names, you=HUMAN))
+            self.log[-1].append(result_line(self.deal, self.text_names))
             self._save()
         return text
 
@@ -100,9 +146,11 @@ class WebGame:
             "source": "web",
             "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "seed": self.seed,
-            "opponent": self.spec.label,
+            "episode": "match",
+            "human_seat": HUMAN,
+            "agents": [None, *(self.spec.label for _ in self.agents)],
         }
-        record = match_record(self.finished, players=["you", self.spec.label], meta=meta)
+        record = match_record(self.finished, players=self.text_names, meta=meta)
         try:
             save_record(self.record_path, record)
             self.record_error = ""
@@ -113,10 +161,11 @@ class WebGame:
         """Let the agent act until the person is to act or the deal ends; one step per agent move."""
         steps = []
         deal = self.deal
-        while not deal.is_over and deal.current_player == BOT:
-            info = deal.information_state(BOT)
+        while not deal.is_over and deal.current_player != HUMAN:
+            p = deal.current_player
+            info = deal.information_state(p)
             try:
-                action = self.agent.act(info, self.agent_rng)
+                action = self.agents[p].act(info, self.agent_rng)
             except Exception as e:
                 raise AgentFailed(f"the opponent {self.spec.label!r} raised {type(e).__name__}: {e}") from e
             if not isinstance(action, int) or isinstance(action, bool) or not deal.is_legal(action):
@@ -125,7 +174,7 @@ class WebGame:
                     f"the opponent {self.spec.label!r} answered {action!r}, which is not legal here (legal: {legal})"
                 )
             text = self._apply(int(action))
-            steps.append({"action": int(action), "text": text, "view": self.view(), "by": BOT})
+            steps.append({"action": int(action), "text": text, "view": self.view(), "by": p})
         return steps
 
     def play(self, action: object) -> list[dict[str, Any]]:
@@ -136,7 +185,7 @@ class WebGame:
         if self.deal.current_player != HUMAN:
             raise GameStateError("it is the opponent's turn, not yours")
         if not isinstance(action, int) or isinstance(action, bool):
-            raise ValueError(f"action must be an integer action id (0..31), got {action!r}")
+            raise ValueError(f"action must be an integer action id from the view's legal list, got {action!r}")
         legal = self.deal.information_state(HUMAN).legal_actions()
         if action not in legal:
             names = ", ".join(str(a) for a in legal)

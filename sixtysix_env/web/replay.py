@@ -10,7 +10,8 @@ from typing import Any
 
 from ..engine import Deal
 from ..records import positions
-from .view import move_text, outcome_text, seat_view
+from .tableview import table_view
+from .view import log_line, result_line, seat_view
 
 __all__ = ["replay_frames"]
 
@@ -18,43 +19,37 @@ __all__ = ["replay_frames"]
 def replay_frames(record: dict[str, Any]) -> dict[str, Any]:
     """``{"players", "rules", "kind", "meta", "deals": [{"frames": [{"text", "view"}, ...]}]}``.
 
-    Raises ``ValueError`` for a record that is malformed or describes an illegal game, and for
-    three- and four-player records (the page draws the two-player table only)."""
-    if isinstance(record, dict) and record.get("game") in ("three", "four"):
-        raise ValueError(
-            f"this is a {record['game']}-player record: the page replays two-player games only "
-            "(use python -m sixtysix_env.replay FILE for the others)"
-        )
+    Works for the two-, three- and four-player games; raises ``ValueError`` for a record that is
+    malformed or describes an illegal game."""
     per_deal = positions(record)
     names = [str(p) for p in record["players"]]
-    # a seat named "you" (a person's game saved by the page or the terminal) reads as "You lead ..."
-    you = next((p for p, n in enumerate(names) if n.lower() == "you"), None)
-    if you is not None:
-        names[you] = "You"
+    # a seat named "you" (a person's game from the page or the terminal) is shown as "You"
+    shown = ["You" if n.lower() == "you" else n for n in names]
     bodies = record["deals"] if record["kind"] == "match" else [record]
     running = record.get("running_scores") or []
     deals = []
     for i, deal_positions in enumerate(per_deal):
         frames = []
-        prev: Deal | None = None
+        prev: Any = None
         for k, deal in enumerate(deal_positions):
             scores = tuple(running[i]) if deal.is_over and i < len(running) else None
+            result = result_line(deal, names) if deal.is_over else ""
             info = deal.information_state(0)
-            view = seat_view(info, names, you=None, other_hand=deal.hands[1], scores=scores)
-            if view["outcome"] is not None:
-                view["outcome"]["text"] = outcome_text(info, names, you)
-            if prev is None:
-                deals_text = "You deal" if deal.dealer == you else f"{names[deal.dealer]} deals"
-                text = f"Deal {i + 1}: {deals_text}, trump {view['trump']['symbol']}"
+            if isinstance(deal, Deal):
+                view = seat_view(info, shown, you=None, other_hand=deal.hands[1], scores=scores, result=result)
             else:
-                action = bodies[i]["actions"][k - 1]["action"]
-                text = move_text(prev.information_state(0), action, info, names, you)
+                view = table_view(info, shown, you=None, other_hands=deal.hands, scores=scores, result=result)
+            if prev is None:
+                trump = f"trump {view['trump']['symbol']}" if view["trump"]["suit"] is not None else "trump to be named"
+                text = f"Deal {i + 1}: {names[deal.dealer]} dealt, {trump}"
+            else:
+                text = log_line(prev, deal, bodies[i]["actions"][k - 1]["action"], names)
             frames.append({"text": text, "view": view})
             prev = deal
         deals.append({"frames": frames, "outcome": bodies[i].get("outcome")})
     return {
         "kind": record["kind"],
-        "players": names,
+        "players": shown,
         "rules": record["rules"].get("name", "custom"),
         "meta": record.get("meta", {}),
         "deals": deals,

@@ -1,23 +1,27 @@
 """What the page shows, as JSON-ready dicts: a seat's fair view, or a spectator's view for replays.
 
-Everything here is read from an :class:`~sixtysix_env.infostate.InfoState` (what one seat may know,
+The table is read from an :class:`~sixtysix_env.infostate.InfoState` (what one seat may know,
 docs/RULES.md section 4); only the replay view adds the other hand, from a finished game's record. The
 page never sees more than these dicts, so the browser cannot leak a card the seat may not know.
+The log lines and results are worded by :mod:`sixtysix_env.textplay` (as in the terminal), which
+reads only the public facts of two positions.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from ..actions import CLOSE, EXCHANGE, GO_OUT, MARRIAGE, PASS
-from ..cards import NUM_CARDS, card_str, card_symbol, cards_of, points_of
-from ..engine import Decision, Termination
+from ..actions import CLOSE, PASS
+from ..cards import NUM_CARDS, card_symbol, cards_of, points_of
+from ..engine import Deal, Decision
 from ..infostate import TRUMP_IN_STOCK, TRUMP_PLAYED, TRUMP_WITH_ME, InfoState
+from ..multiplayer.table import trick_winner
+from ..textplay import SUITS as SUIT_SYMBOLS
+from ..textplay import move_text, outcome_text, step_notes
 
-__all__ = ["action_text", "button_label", "move_text", "outcome_text", "seat_view", "sorted_hand", "trick_list"]
+__all__ = ["log_line", "result_line", "seat_view", "sentence", "sorted_hand", "trick_list"]
 
-SUIT_SYMBOLS = "♣♠♥♦"
-SUIT_NAMES = ("clubs", "spades", "hearts", "diamonds")
 _SUIT_ORDER = (2, 1, 3, 0)  # hearts, spades, diamonds, clubs: alternating colours read well
 
 
@@ -26,93 +30,53 @@ def sorted_hand(mask: int, trump: int) -> list[int]:
     return sorted(cards_of(mask), key=lambda c: (c // 6 != trump, _SUIT_ORDER.index(c // 6), -c))
 
 
-def _follower_wins(lead: int, follow: int, trump: int) -> bool:
-    if follow // 6 == lead // 6:
-        return follow > lead
-    return follow // 6 == trump
-
-
-def trick_list(history: tuple[int, ...] | list[int], trump: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """(completed tricks, the cards of the trick in progress) from a deal's public history.
-
-    A completed trick is ``{"cards": [{"player", "card"}, ...], "winner": p, "points": n}``."""
+def trick_list(view: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(finished tricks, the cards of the trick in progress) from the public history of a view of
+    any of the games (an ``InfoState`` or a ``TableView``). A finished trick is
+    ``{"cards": [{"player", "card"}, ...], "winner": p, "points": n}``."""
+    n = getattr(view, "n_players", 2)
+    shift = 5 if n == 2 else 6
     done: list[dict[str, Any]] = []
     current: list[dict[str, Any]] = []
-    for h in history:
-        player, action = h >> 5, h & 31
+    for h in view.history:
+        player, action = h >> shift, h & ((1 << shift) - 1)
         if action >= NUM_CARDS:
             continue
         current.append({"player": player, "card": action})
-        if len(current) == 2:
-            lead, follow = current
-            winner = follow["player"] if _follower_wins(lead["card"], follow["card"], trump) else lead["player"]
-            points = points_of(lead["card"]) + points_of(follow["card"])
-            done.append({"cards": current, "winner": winner, "points": points})
+        if len(current) == n:
+            cards = [t["card"] for t in current]
+            winner = current[trick_winner(cards, view.trump)]["player"]
+            done.append({"cards": current, "winner": winner, "points": sum(points_of(c) for c in cards)})
             current = []
     return done, current
 
 
-def _you(p: int, names: list[str], you: int | None, you_form: str, other_form: str) -> str:
-    return f"You {you_form}" if p == you else f"{names[p]} {other_form}"
+def sentence(text: str) -> str:
+    """A sentence that starts with "you" gets its capital ("you: lead Q♠" -> "You: lead Q♠");
+    agent names ("pimc", "mybot.py:Bot") are left as they are written."""
+    return "Y" + text[1:] if text.startswith("you") else text
 
 
-def action_text(before: InfoState, action: int, names: list[str], you: int | None = None) -> str:
-    """One log line for ``action`` played from the public position ``before`` ("pimc leads K♥")."""
-    p = before.current_player
-    d = before.decision
-    if action < NUM_CARDS:
-        if d == Decision.LEAD:
-            return _you(p, names, you, "lead", "leads") + f" {card_symbol(action)}"
-        return _you(p, names, you, "play", "plays") + f" {card_symbol(action)}"
-    if MARRIAGE <= action < MARRIAGE + 4:
-        suit = action - MARRIAGE
-        value = 40 if suit == before.trump else 20
-        return _you(p, names, you, "declare", "declares") + f" the {SUIT_NAMES[suit]} marriage ({value})"
-    if action == EXCHANGE:
-        return _you(p, names, you, "exchange", "exchanges") + (
-            f" {card_symbol(before.exchange_card)} for the trump card {card_symbol(before.stock_bottom)}"
-        )
+def _button(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def log_line(before: Any, after: Any, action: int, names: Sequence[str]) -> str:
+    """One line of the page's log, worded as the terminal says it: "pimc: play J♠ — trick to you (+5)".
+
+    Only public facts of the two positions are read (:func:`sixtysix_env.textplay.step_notes`)."""
+    notes = step_notes(before, after, names)
+    if isinstance(before, Deal) and action == PASS and before.decision == Decision.DRAW and notes:
+        return notes[0][:1].upper() + notes[0][1:]  # "Both draw, 10 left in the stock": the table shows who won
     if action == CLOSE:
-        return _you(p, names, you, "close", "closes") + " the stock"
-    if action == GO_OUT:
-        return _you(p, names, you, "go out", "goes out") + " (claiming 66)"
-    if action == PASS:
-        if d == Decision.DRAW:
-            return _you(p, names, you, "draw", "draws") + " from the stock"
-        if d == Decision.CLOSING_EXCHANGE:
-            return _you(p, names, you, "keep", "keeps") + f" {card_symbol(before.exchange_card)}"
-        return _you(p, names, you, "do not go out", "does not go out")
-    raise ValueError(f"action {action} out of range: allowed 0..31")
+        notes = [n for n in notes if n != "the stock is closed"]  # the move says it already
+    text = f"{names[before.current_player]}: {move_text(before, action)}"
+    return sentence(text + (" — " + "; ".join(notes) if notes else ""))
 
 
-def move_text(before: InfoState, action: int, after: InfoState, names: list[str], you: int | None = None) -> str:
-    """:func:`action_text`, plus who took the trick and the points it brought when it completed one."""
-    text = action_text(before, action, names, you)
-    for p in (0, 1):
-        if after.tricks[p] > before.tricks[p]:
-            who = "you take" if p == you else f"{names[p]} takes"
-            text += f"; {who} the trick (+{after.points[p] - before.points[p]})"
-    return text
-
-
-def button_label(info: InfoState, action: int) -> str:
-    """The text of the button for a non-card action, in the decision the player faces."""
-    if MARRIAGE <= action < MARRIAGE + 4:
-        suit = action - MARRIAGE
-        value = 40 if suit == info.trump else 20
-        return f"Declare {SUIT_SYMBOLS[suit]} marriage ({value})"
-    if action == EXCHANGE:
-        return f"Exchange {card_symbol(info.exchange_card)} for {card_symbol(info.stock_bottom)}"
-    if action == CLOSE:
-        return "Close before drawing" if info.decision == Decision.DRAW else "Close the stock"
-    if action == GO_OUT:
-        return "Go out (claim 66)"
-    if action == PASS:
-        return {
-            Decision.DRAW: "Draw",
-            Decision.CLOSING_EXCHANGE: f"Keep {card_symbol(info.exchange_card)}",
-        }.get(info.decision, "Play on (don't claim)")  # type: ignore[arg-type]
-    raise ValueError(f"action {action} is a card or out of range: buttons are actions 24..31")
+def result_line(deal: Any, names: Sequence[str]) -> str:
+    """The result of a finished deal in one sentence."""
+    return sentence(outcome_text(deal, names)) + "."
 
 
 def _trump_place(info: InfoState) -> str:
@@ -125,31 +89,6 @@ def _trump_place(info: InfoState) -> str:
     return f"player {holder}"
 
 
-def outcome_text(info: InfoState, names: list[str], you: int | None = None) -> str:
-    """The result in one sentence: who won, how, and the game points."""
-    out = info.outcome
-    if out is None:
-        return ""
-    pts = info.points
-    if out.winner < 0:
-        return f"Drawn deal at {pts[0]}–{pts[1]}: nobody scores."
-    w, loser = out.winner, 1 - out.winner
-    gp = f"{out.game_points} game point{'s' if out.game_points != 1 else ''}"
-    to = "you" if w == you else names[w]
-    score = f"{pts[w]} to {pts[loser]}"
-    how = out.termination
-    if how == Termination.WENT_OUT:
-        return _you(w, names, you, "went out", "went out") + f" with {score}: {gp}."
-    if how == Termination.FALSE_CLAIM:
-        return _you(loser, names, you, "claimed", "claimed") + f" 66 with only {pts[loser]}: {gp} to {to}."
-    if how == Termination.CLOSER_FAILED and info.closed_by >= 0:
-        closer = _you(info.closed_by, names, you, "closed", "closed")
-        return f"{closer} the stock but did not make 66: {gp} to {to} ({score})."
-    if info.rules.played_out_winner == "last_trick":
-        return "All cards played; " + _you(w, names, you, "took", "took") + f" the last trick: {gp} ({score})."
-    return f"All cards played, {score}: {gp} to {to}."
-
-
 def seat_view(
     info: InfoState,
     names: list[str],
@@ -157,13 +96,15 @@ def seat_view(
     you: int | None,
     other_hand: int | None = None,
     scores: tuple[int, int] | None = None,
+    result: str = "",
 ) -> dict[str, Any]:
     """The table as ``info.player`` may see it; ``you`` is the human's seat (None in replays), and
     ``other_hand`` (replays only) shows the other hand face up. ``scores`` are the match scores
-    after this deal when it is over (the deal's own ``scores`` are those before it)."""
+    after this deal when it is over (the deal's own ``scores`` are those before it); ``result`` the
+    sentence for a finished deal (:func:`result_line`, which needs the whole deal)."""
     me, opp = info.player, info.opponent
     trump = info.trump
-    done, current = trick_list(info.history, trump)
+    done, current = trick_list(info)
     players = []
     for p in (0, 1):
         if p == me:
@@ -184,6 +125,7 @@ def seat_view(
                 "tricks": info.tricks[p],
                 "marriages": [s for s in range(4) if info.marriages[p] >> s & 1],
                 "dealer": p == info.dealer,
+                "side": p,
             }
         )
     legal = []
@@ -192,13 +134,20 @@ def seat_view(
             if a < NUM_CARDS:
                 legal.append({"action": a, "kind": "card", "card": a, "label": f"play {card_symbol(a)}"})
             else:
-                legal.append({"action": a, "kind": "button", "label": button_label(info, a)})
+                legal.append({"action": a, "kind": "button", "label": _button(move_text(info, a))})
     out = info.outcome
     stock_open = info.stock_size > 0 and info.closed_by < 0
     match_scores = list(scores if scores is not None else info.scores)
+    sides = [
+        {"name": names[p], "points": info.points[p], "pending": info.pending[p], "tricks": info.tricks[p]}
+        for p in (0, 1)
+    ]
     return {
+        "game": "two",
+        "n_players": 2,
         "rules": info.rules.name,
         "match_target": info.rules.match_target,
+        "match_deals": 0,
         "you": you,
         "bottom": me,
         "names": list(names),
@@ -206,6 +155,7 @@ def seat_view(
         "trump": {
             "suit": trump,
             "symbol": SUIT_SYMBOLS[trump],
+            "text": card_symbol(info.trump_card),
             "card": info.trump_card,
             "where": _trump_place(info),
         },
@@ -216,12 +166,14 @@ def seat_view(
             "closed_by": info.closed_by if info.closed_by >= 0 else None,
         },
         "players": players,
+        "sides": sides,
         "table": current,
         "last_trick": done[-1] if done else None,
         "tricks": done,
         "trick_count": len(done),
         "turn": info.current_player if out is None else None,
         "decision": info.decision.name.lower() if info.decision is not None else None,
+        "first_packet": False,
         "declared": info.declared if info.declared >= 0 else None,
         "legal": legal,
         "outcome": None
@@ -230,12 +182,7 @@ def seat_view(
             "winner": out.winner,
             "game_points": out.game_points,
             "termination": out.termination.name.lower(),
-            "text": outcome_text(info, names, you),
+            "text": result,
         },
         "scores": match_scores,
     }
-
-
-def card_names() -> dict[int, str]:
-    """Card id -> its ASCII name ("QH"), for the page's data attributes."""
-    return {c: card_str(c) for c in range(NUM_CARDS)}

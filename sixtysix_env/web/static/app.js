@@ -89,8 +89,10 @@ function seatInfo(view, p, isTurn) {
   const box = [];
   box.push(el("span", { class: "name", text: pl.name }));
   if (pl.dealer) box.push(el("span", { class: "badge dealer", text: "dealer" }));
+  const team = view.n_players === 4;
+  if (team && p === (view.bottom + 2) % 4) box.push(el("span", { class: "badge dealer", text: "partner" }));
   const pending = pl.pending ? ` (+${pl.pending} pending)` : "";
-  box.push(el("span", { class: "badge", text: `${pl.points} points${pending}` }));
+  box.push(el("span", { class: "badge", text: `${team ? "team " : ""}${pl.points} points${pending}` }));
   box.push(el("span", { class: "badge", text: `${pl.tricks} trick${pl.tricks === 1 ? "" : "s"}` }));
   if (pl.marriages.length) {
     const m = el("span", { class: "badge" }, "marriages ");
@@ -99,23 +101,46 @@ function seatInfo(view, p, isTurn) {
   }
   if (pl.hand === null && pl.known.length) {
     const all = pl.known.length === pl.hand_size;
-    box.push(el("span", { class: "badge", text: all ? "whole hand known" : `${pl.known.length} known card${pl.known.length === 1 ? "" : "s"} face up` }));
+    box.push(el("span", { class: "badge", text: all ? "whole hand known" : `${pl.known.length} known` }));
   }
   if (isTurn) box.push(el("span", { class: "badge turn", text: "to play" }));
   return box;
 }
 
+// where each seat sits, seen from the bottom seat: clockwise, the next player on the left
+function seatPlaces(view) {
+  const n = view.n_players;
+  const at = (k) => (view.bottom + k) % n;
+  if (n === 2) return { top: at(1) };
+  if (n === 3) return { left: at(1), right: at(2) };
+  return { left: at(1), top: at(2), right: at(3) };
+}
+
+function placeOf(view, p) {
+  if (p === view.bottom) return "bottom";
+  const places = seatPlaces(view);
+  return Object.keys(places).find((k) => places[k] === p);
+}
+
+function drawOtherSeat(view, p, where) {
+  const pl = view.players[p];
+  const hand = $(`hand-${where}`);
+  hand.replaceChildren();
+  if (pl.hand) {
+    for (const c of pl.hand) hand.append(cardEl(c));
+  } else {
+    for (const c of pl.known) hand.append(cardEl(c, { extra: "known" }));
+    for (let i = pl.known.length; i < pl.hand_size; i++) hand.append(cardEl(null));
+  }
+  $(`info-${where}`).replaceChildren(...seatInfo(view, p, view.turn === p));
+}
+
 function drawHands(view, locked) {
   const bottom = view.bottom;
-  const top = 1 - bottom;
-  const topPlayer = view.players[top];
-  const topHand = $("hand-top");
-  topHand.replaceChildren();
-  if (topPlayer.hand) {
-    for (const c of topPlayer.hand) topHand.append(cardEl(c));
-  } else {
-    for (const c of topPlayer.known) topHand.append(cardEl(c, { extra: "known" }));
-    for (let i = topPlayer.known.length; i < topPlayer.hand_size; i++) topHand.append(cardEl(null));
+  const places = seatPlaces(view);
+  for (const where of ["top", "left", "right"]) {
+    $(`seat-${where}`).hidden = !(where in places);
+    if (where in places) drawOtherSeat(view, places[where], where);
   }
   const legal = new Map();
   const myTurn = !locked && view.you !== null && view.turn === view.you;
@@ -124,7 +149,7 @@ function drawHands(view, locked) {
   hand.replaceChildren();
   for (const c of view.players[bottom].hand || []) {
     let extra = "";
-    if (myTurn) extra = legal.has(c) ? "playable" : "dimmed";
+    if (myTurn && legal.size) extra = legal.has(c) ? "playable" : "dimmed"; // no card to play: a button decides
     const node = cardEl(c, { extra });
     if (legal.has(c)) {
       node.tabIndex = 0;
@@ -137,11 +162,12 @@ function drawHands(view, locked) {
     }
     hand.append(node);
   }
-  $("info-top").replaceChildren(...seatInfo(view, top, view.turn === top));
   $("info-bottom").replaceChildren(...seatInfo(view, bottom, view.turn === bottom));
 }
 
 function drawStock(view) {
+  $("stock-area").hidden = view.stock === null;
+  if (view.stock === null) return;
   const pile = $("stock-pile");
   pile.replaceChildren();
   const stock = view.stock;
@@ -171,7 +197,8 @@ function drawStock(view) {
 
 function trickSlots(cards, view, winner) {
   return cards.map((entry, i) => {
-    const slot = el("div", { class: `slot ${i === 0 ? "lead" : "follow"}${entry.player === winner ? " winner" : ""}` });
+    const where = view.n_players === 2 ? (i === 0 ? "lead" : "follow") : `at-${placeOf(view, entry.player)}`;
+    const slot = el("div", { class: `slot ${where}${entry.player === winner ? " winner" : ""}` });
     slot.append(cardEl(entry.card), el("span", { text: view.names[entry.player] }));
     return slot;
   });
@@ -183,6 +210,8 @@ function drawTable(view) {
   const last = view.last_trick;
   const showLast = view.table.length === 0 && last !== null;
   trick.classList.toggle("done", showLast);
+  trick.classList.toggle("ring", view.n_players > 2);
+  document.body.classList.toggle("table-game", view.n_players > 2);
   if (view.table.length) {
     trick.replaceChildren(...trickSlots(view.table, view, -1));
     const leader = view.names[view.table[0].player];
@@ -194,7 +223,10 @@ function drawTable(view) {
     trick.replaceChildren();
     caption.textContent = view.outcome ? "" : "No cards on the table yet";
   }
-  // the side panel shows the latest trick not on the table
+  // the latest trick not on the table: beside it with two players, in the side panel with more
+  const home = view.n_players > 2 ? $("side-last") : $("east");
+  if ($("last-area").parentElement !== home) home.prepend($("last-area"));
+  $("side-last").hidden = view.n_players === 2;
   const earlier = showLast ? view.tricks[view.tricks.length - 2] : last;
   const mini = $("last-trick");
   if (earlier) {
@@ -202,28 +234,33 @@ function drawTable(view) {
     $("last-caption").textContent = `won by ${view.names[earlier.winner]} (+${earlier.points})`;
   } else {
     mini.replaceChildren();
-    $("last-caption").textContent = "none yet";
+    $("last-caption").textContent = showLast ? "" : "none yet";
   }
-  $("last-title").textContent = showLast ? "Trick before" : "Last trick";
+  $("last-title").textContent = showLast ? (earlier ? "Trick before" : "") : "Last trick";
 }
 
 function statusText(view, locked) {
   if (view.outcome) return view.outcome.text;
-  const opp = view.names[1 - (view.you ?? 0)];
-  if (view.you === null) return `${view.names[view.turn]} to ${view.decision}`;
-  if (view.turn !== view.you || locked) return `${opp} is thinking…`;
+  if (view.you === null) return `${view.names[view.turn]} to ${view.decision.replace("_", " ")}`;
+  const mover = view.turn !== null ? view.names[view.turn] : "";
+  if (view.turn !== view.you || locked) return `${mover} is thinking…`;
+  const leader = view.table.length ? view.names[view.table[0].player] : "";
   switch (view.decision) {
     case "lead":
       if (view.declared !== null) return "Marriage declared: lead its king or queen";
       return "Your lead: click a card" + (view.legal.some((a) => a.kind === "button") ? " or use a button" : "");
     case "follow":
-      return `Your turn: answer ${opp}'s card`;
+      return `Your turn: play a card to ${leader}'s lead`;
     case "draw":
       return "You took the trick: draw, or close the stock before drawing";
     case "closing_exchange":
-      return `${opp} closed the stock: exchange your nine for the trump card, or keep it`;
+      return `${view.names[view.stock.closed_by]} closed the stock: exchange your nine for the trump card, or keep it`;
     case "claim":
-      return "All cards played: go out, or let the deal be scored";
+      return "Go out now (claim 66), or play on";
+    case "trump":
+      return "You have seen your first 3 cards: name trump, or let the turned card decide";
+    case "partner_marriage":
+      return "Your partner leads: show a marriage of yours, or pass";
     default:
       return "Your turn";
   }
@@ -256,24 +293,24 @@ function drawActions(view, locked) {
 }
 
 function drawScoreboard(view) {
-  const me = view.bottom;
-  const other = 1 - me;
-  const names = view.names;
-  const rows = [
-    ["", names[me], names[other]],
-    ["Match (game points)", view.scores[me], view.scores[other]],
-    ["Points this deal", view.players[me].points, view.players[other].points],
-    ["Tricks", view.players[me].tricks, view.players[other].tricks],
-  ];
+  const rows = [["", "Match", "Points", "Tricks"]];
+  view.sides.forEach((side, i) => {
+    const pending = side.pending ? ` (+${side.pending})` : "";
+    rows.push([side.name, view.scores[i], `${side.points}${pending}`, side.tricks]);
+  });
   const table = el("table");
   rows.forEach((r, i) => {
-    const tr = el("tr", { class: i === 1 ? "match" : "" });
-    r.forEach((cell, j) => tr.append(el(i === 0 || j === 0 ? "th" : "td", { text: String(cell) })));
+    const tr = el("tr");
+    r.forEach((cell, j) => tr.append(el(i === 0 || j === 0 ? "th" : "td", { text: String(cell), class: j === 1 && i > 0 ? "big" : "" })));
     table.append(tr);
   });
-  const trumpLine = el("div", { class: "trump-line" }, "Trump ", suitSpan(view.trump.suit), ` · ${view.rules} rules`);
+  const trumpLine = el("div", { class: "trump-line" }, "Trump ");
+  if (view.trump.suit === null) trumpLine.append("not named yet");
+  else trumpLine.append(suitSpan(view.trump.suit), view.trump.text ? ` (${view.trump.text})` : " (named)");
+  trumpLine.append(` · ${view.rules} rules`);
   const deal = view.deal_number ? `deal ${view.deal_number} · ` : "";
-  const footer = el("div", { class: "muted", text: `${deal}match to ${view.match_target} game points` });
+  const goal = view.match_target ? `match to ${view.match_target} game points` : `match of ${view.match_deals} deals (stakes)`;
+  const footer = el("div", { class: "muted", text: deal + goal });
   $("scoreboard").replaceChildren(el("h2", { text: "Score" }), trumpLine, table, footer);
 }
 
@@ -282,9 +319,9 @@ function drawLog(lines, current = -1, mine = null) {
   log.replaceChildren();
   lines.forEach((line, i) => {
     let cls = "";
-    if (mine && line.startsWith(mine)) cls = "mine";
-    if (/ draws? from the stock$/.test(line)) cls = "minor";
-    if (i === lines.length - 1 && /game point|Drawn deal/.test(line) && current < 0) cls = "result";
+    if (mine && line.startsWith(mine + ":")) cls = "mine";
+    if (/^Both draw/.test(line)) cls = "minor";
+    if (i === lines.length - 1 && /game point|stake|nobody scores/.test(line) && current < 0) cls = "result";
     if (i === current) cls += " current";
     log.append(el("li", { class: cls.trim(), text: line }));
   });
@@ -298,13 +335,20 @@ function drawResult(view) {
   document.body.dataset.phase = view.outcome ? "over" : "playing";
   if (!show) return;
   const you = view.you;
+  const mine = view.players[you].side;
   const w = view.outcome.winner;
-  let title = w < 0 ? "Drawn deal" : w === you ? "You win the deal!" : `${view.names[w]} wins the deal`;
-  if (view.match_over) title = view.match_winner === you ? "You win the match!" : `${view.names[view.match_winner]} wins the match`;
+  const us = view.n_players === 4 ? "Your team wins" : "You win";
+  const wins = (name) => `${name} ${name.includes(" & ") || name.includes(" and ") ? "win" : "wins"}`;
+  let title = w < 0 ? "Drawn deal" : w === mine ? `${us} the deal!` : `${wins(view.sides[w].name)} the deal`;
+  if (view.match_over) {
+    const winners = view.match_winners.map((s) => view.sides[s].name).join(" and ");
+    title = view.match_winners.includes(mine) ? `${us} the match!` : `${wins(winners)} the match`;
+  }
   $("result-title").textContent = title;
   $("result-text").textContent = view.outcome.text;
-  const opp = 1 - you;
-  $("result-score").textContent = `Match: ${view.names[you]} ${view.scores[you]} – ${view.scores[opp]} ${view.names[opp]} (first to ${view.match_target})`;
+  const score = view.sides.map((side, i) => `${side.name} ${view.scores[i]}`).join(" · ");
+  const goal = view.match_target ? `first to ${view.match_target}` : `${view.match_deals} deals`;
+  $("result-score").textContent = `Match: ${score} (${goal})`;
   $("result-record").textContent = view.record ? `Saved as ${view.record}` : view.record_error || "";
   $("next-deal").hidden = view.match_over;
 }
@@ -325,7 +369,7 @@ function render(view, { locked = false } = {}) {
 async function showSteps(steps, finalView) {
   for (const step of steps) {
     if (step.by !== 0) {
-      $("status").textContent = `${finalView.names[1]} is thinking…`;
+      $("status").textContent = `${finalView.names[step.by]} is thinking…`;
       await sleep(PAUSE_MS);
     }
     state.view = step.view;

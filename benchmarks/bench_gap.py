@@ -1,0 +1,208 @@
+"""How much of the gap to perfect information each agent closes, on duplicate deals.
+
+    python benchmarks/bench_gap.py --agents pimc,ppo,alphabeta --against heuristic --deals 800 --seed 0
+
+Every agent (and the oracle, which sees every card: ``sixtysix_env.agents.oracle``) plays the same
+``--deals`` deals against the same opponent, each deal twice with the seats swapped. Columns:
+
+- **G**: game points per deal from the agent's side (won minus lost), with a 95% interval over
+  the deal pairs (normal approximation on the mean of each pair: the two seatings of a deal are
+  not independent);
+- **deal win rate**: deals won (a drawn deal counts half);
+- **gap closed** = G / G(oracle), on the same deals, with a 95% interval by the delta method on
+  the deal pairs (d_i = a_i - r o_i);
+- **CPU ms per decision**: the agent's mean CPU time (``time.process_time``) per decision it took.
+
+The oracle is an upper bound that no fair agent can reach; with ``--no-oracle`` the gap column
+is left out. Agents are given as in the arena (``pimc:samples=50``, ``mybot.py:MyBot``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # run as a script from a checkout
+    sys.path.insert(0, str(ROOT))
+
+from sixtysix_env.agents.oracle import OracleAgent  # noqa: E402
+from sixtysix_env.agents.spec import parse_agent_spec  # noqa: E402
+from sixtysix_env.engine import Deal  # noqa: E402
+from sixtysix_env.rules import PRESETS, get_rules  # noqa: E402
+
+Z95 = 1.959964
+Chooser = Callable[[Deal, random.Random], int]
+
+
+@dataclass
+class Result:
+    """One agent's games: G per deal pair (the two seatings), wins, decision times."""
+
+    label: str
+    pair_points: list[tuple[int, int]] = field(default_factory=list)
+    wins: float = 0.0
+    deals: int = 0
+    cpu_s: float = 0.0
+    decisions: int = 0
+
+    def pair_means(self) -> list[float]:
+        return [(a + b) / 2 for a, b in self.pair_points]
+
+    @property
+    def g(self) -> float:
+        return statistics.fmean(self.pair_means())
+
+    def g_interval(self) -> tuple[float, float]:
+        m = self.pair_means()
+        half = Z95 * statistics.stdev(m) / math.sqrt(len(m)) if len(m) > 1 else math.inf
+        return self.g - half, self.g + half
+
+    def ms_per_decision(self) -> float:
+        return 1000 * self.cpu_s / self.decisions if self.decisions else float("nan")
+
+
+def gap_closed(agent: Result, oracle: Result) -> tuple[float, float, float]:
+    """G(agent) / G(oracle) and its 95% delta-method interval over the same deal pairs."""
+    a, o = agent.pair_means(), oracle.pair_means()
+    mo = statistics.fmean(o)
+    if mo == 0:
+        return math.nan, math.nan, math.nan
+    r = statistics.fmean(a) / mo
+    if len(a) < 2:
+        return r, -math.inf, math.inf
+    d = [x - r * y for x, y in zip(a, o, strict=True)]
+    half = Z95 * statistics.stdev(d) / (math.sqrt(len(d)) * abs(mo))
+    return r, r - half, r + half
+
+
+def play(
+    deal: Deal, seat: int, me: Chooser, them: Chooser, rngs: tuple[random.Random, random.Random]
+) -> tuple[int, float, int]:
+    """Plays ``deal`` (a copy) with ``me`` in ``seat``; returns (my game points, my CPU s, my decisions)."""
+    d = deal.clone()
+    cpu = 0.0
+    decisions = 0
+    while d.outcome is None:
+        p = d.current
+        if p == seat:
+            start = time.process_time()
+            action = me(d, rngs[p])
+            cpu += time.process_time() - start
+            decisions += 1
+        else:
+            action = them(d, rngs[p])
+        d.apply(action)
+    return d.returns()[seat], cpu, decisions
+
+
+def fair(agent: object) -> Chooser:
+    """A fair agent sees only its own information state."""
+    act = agent.act  # type: ignore[attr-defined]
+    return lambda d, rng: act(d.information_state(d.current), rng)
+
+
+def run(label: str, me: Chooser, them: Chooser, deals: Sequence[Deal], seed: int, progress: bool) -> Result:
+    res = Result(label)
+    iterator: object = deals
+    if progress:
+        try:
+            from tqdm import tqdm
+
+            iterator = tqdm(deals, desc=label, unit="pair", leave=False, file=sys.stderr)
+        except ImportError:
+            pass
+    for i, deal in enumerate(iterator):  # type: ignore[arg-type]
+        points = []
+        for seat in (0, 1):
+            base = seed * 1_000_003 + 4 * i + 2 * seat  # the same players' seeds for every agent
+            rngs = (random.Random(base), random.Random(base + 1))
+            g, cpu, n = play(deal, seat, me, them, rngs)
+            points.append(g)
+            res.wins += 1.0 if g > 0 else (0.5 if g == 0 else 0.0)
+            res.deals += 1
+            res.cpu_s += cpu
+            res.decisions += n
+        res.pair_points.append((points[0], points[1]))
+    print(f"{label}: G {res.g:+.3f} over {res.deals} games, {res.cpu_s:.0f} s CPU", file=sys.stderr, flush=True)
+    return res
+
+
+def table(results: list[Result], oracle: Result | None, against: str) -> str:
+    from tabulate import tabulate
+
+    rows = []
+    for r in results:
+        lo, hi = r.g_interval()
+        row = [r.label, f"{r.g:+.3f} [{lo:+.3f}, {hi:+.3f}]", f"{r.wins / r.deals:.3f}"]
+        if oracle is not None:
+            if r is oracle:
+                row.append("1")
+            else:
+                g, glo, ghi = gap_closed(r, oracle)
+                row.append(f"{g:.2f} [{glo:.2f}, {ghi:.2f}]")
+        row.append(f"{r.ms_per_decision():.2f}")
+        rows.append(row)
+    headers = ["agent", f"G vs {against} [95% CI]", "deal win rate"]
+    if oracle is not None:
+        headers.append("gap closed = G / G(oracle) [95% CI]")
+    headers.append("CPU ms per decision")
+    return tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True)
+
+
+def main(argv: Sequence[str] | None = None) -> str:
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        epilog="The oracle's exact search is slow on the 24-card games (tens of CPU seconds for the first "
+        "decision of a standard deal); --no-oracle leaves it and the gap column out.",
+    )
+    ap.add_argument("--agents", default="pimc,ppo,alphabeta", help="comma-separated agent specs, as in the arena")
+    ap.add_argument("--against", default="heuristic", help="the opponent every agent plays (an agent spec)")
+    ap.add_argument("--deals", type=int, default=800, help="deals, each played twice with the seats swapped")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the deals and of the players' random sources")
+    ap.add_argument("--rules", default="standard", choices=list(PRESETS), help="rules preset")
+    ap.add_argument("--oracle", action=argparse.BooleanOptionalAction, default=True, help="play the oracle too")
+    ap.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True, help="tqdm bars on stderr")
+    args = ap.parse_args(argv)
+    if args.deals < 1:
+        ap.error(f"--deals must be at least 1, got {args.deals}")
+    specs = []
+    for text in [*args.agents.split(","), args.against]:
+        try:
+            specs.append(parse_agent_spec(text))
+        except (ValueError, TypeError) as e:
+            ap.error(f"agent {text!r}: {e}")
+    opponent = specs.pop()
+    rules = get_rules(args.rules)
+    rng = random.Random(args.seed)
+    deals = [Deal.new(rules, rng, dealer=i % 2) for i in range(args.deals)]
+    print(
+        f"{args.deals} duplicate deals ({2 * args.deals} games) per agent, {rules.name} rules, "
+        f"against {opponent.label}, seed {args.seed}",
+        flush=True,
+    )
+    results: list[Result] = []
+    oracle = None
+    if args.oracle:
+        solver = OracleAgent()
+        them = fair(opponent.make())
+        oracle = run("oracle (cheats)", lambda d, _rng: solver.choose(d), them, deals, args.seed, args.progress)
+        results.append(oracle)
+    for spec in specs:
+        them = fair(opponent.make())  # a fresh opponent per agent: no state carried between runs
+        results.append(run(spec.label, fair(spec.make()), them, deals, args.seed, args.progress))
+    out = table(results, oracle, opponent.label)
+    print(out)
+    return out
+
+
+if __name__ == "__main__":
+    main()
