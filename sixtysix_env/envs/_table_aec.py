@@ -61,16 +61,16 @@ class TableEnv(SixtySixAEC):
     ) -> None:
         n = self.game.n_players
         super().__init__(
-            self.game._get_rules(rules),
-            n,
-            TABLE_ENCODERS,
-            lambda name: table_observation_space(name, n),
-            observation,
-            reward,
-            episode,
-            render_mode,
-            shaping_scale,
-            check_reward_scheme,
+            rules=self.game._get_rules(rules),
+            n_players=n,
+            encoders=TABLE_ENCODERS,
+            observation_space=lambda name: table_observation_space(name, n),
+            observation=observation,
+            reward=reward,
+            episode=episode,
+            render_mode=render_mode,
+            shaping_scale=shaping_scale,
+            check_reward_scheme=check_reward_scheme,
         )
 
     def _new_match(self, rng: random.Random, first_deal: TableDeal | None) -> TableMatch:

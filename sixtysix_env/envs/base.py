@@ -67,6 +67,7 @@ class SixtySixAEC(AECEnv[str, Any, int]):
 
     def __init__(
         self,
+        *,
         rules: Any,
         n_players: int,
         encoders: Mapping[str, Callable[[Any], Any]],

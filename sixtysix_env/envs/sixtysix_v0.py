@@ -124,16 +124,16 @@ class raw_env(SixtySixAEC):
         shaping_scale: float = DEFAULT_SHAPING_SCALE,
     ) -> None:
         super().__init__(
-            rules_with_claiming(rules, claiming),
-            len(AGENTS),
-            ENCODERS,
-            observation_space,
-            observation,
-            reward,
-            episode,
-            render_mode,
-            shaping_scale,
-            check_reward_scheme,
+            rules=rules_with_claiming(rules, claiming),
+            n_players=len(AGENTS),
+            encoders=ENCODERS,
+            observation_space=observation_space,
+            observation=observation,
+            reward=reward,
+            episode=episode,
+            render_mode=render_mode,
+            shaping_scale=shaping_scale,
+            check_reward_scheme=check_reward_scheme,
         )
         self.state_space = spaces.Box(0.0, 4.0, shape=(STATE_SIZE,), dtype=np.float32)
 
