@@ -233,7 +233,7 @@ def test_out_that_is_a_file_or_unwritable_is_refused_before_play(tmp_path, capsy
 def test_agents_that_would_fail_mid_run_are_refused_before_play(tmp_path, capsys) -> None:
     out = ["--deals", "2", "--out", str(tmp_path / "r")]
     err = _cli_error(["--agents", "ppo:path=/nonexistent/model.zip,random", *out], capsys)
-    assert "ppo:path=/nonexistent/model.zip" in err and "trial decision" in err
+    assert "ppo:path=/nonexistent/model.zip" in err and "no PPO model at /nonexistent/model.zip" in err
     err = _cli_error(["--agents", "pimc:samples=1e9,random", *out], capsys)
     assert "samples" in err and "int" in err
     assert not (tmp_path / "r" / "summary.md").exists()

@@ -197,4 +197,6 @@ def parse_agent_spec(spec: str, label: str | None = None) -> AgentSpec:
         out.make()  # fail now, in the parent, on bad options
     except TypeError as e:  # an option of the wrong kind (samples=1e9): a bad spec, as a command line sees it
         raise ValueError(f"bad options for agent {spec!r}: {e}") from None
+    except OSError as e:  # a file it needs is missing or unreadable (ppo:path=...)
+        raise ValueError(f"cannot build agent {spec!r}: {e}") from None
     return out
