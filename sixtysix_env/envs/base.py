@@ -105,7 +105,7 @@ class SixtySixAEC(AECEnv[str, Any, int]):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
         self.np_random, _ = seeding.np_random(None)
-        self.match: Any = None
+        self.match: MatchLike | None = None
         self.deal: DealLike | None = None
         self._finished_deal: DealLike | None = None
         self._last_text: str | None = None
