@@ -41,6 +41,8 @@ Arguments (``sixtysix_four_v0.env(**options)``):
 * ``episode``: ``"deal"`` (default) or ``"match"`` (first team to ``match_target``, 7, game
   points; the deal passes to the left).
 * ``render_mode``: ``"ansi"`` or ``"human"``.
+* ``observation_key``: the observation's key next to ``"action_mask"`` (default ``"observation"``;
+  ``"observations"`` for RLlib). ``infos[agent]`` has the keys ``envs.infos.INFO_KEYS`` at every step.
 
 Rewards: both partners receive the team's reward: +game points for the winners and -game points
 for the losers when a deal ends (zero-sum over the four); ``win_loss`` gives ±1; ``shaped`` adds
