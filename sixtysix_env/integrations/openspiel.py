@@ -26,7 +26,6 @@ Needs ``open_spiel`` (``pip install open-spiel``), imported with this module onl
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any
 
@@ -157,22 +156,16 @@ class SixtySixState(pyspiel.State):
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SixtySixState:
         """A state with a deal consistent with ``player_id``'s view (for ISMCTS)."""
-        out = copy.copy(self)
+        out = self.clone()  # OpenSpiel's clone: the C++ part, and a deep copy of the Python attributes
         if self.deal is not None:
             rng = random.Random(int(probability_sampler() * 2**53))
             out.deal = InfoState.of(self.deal, player_id).sample(rng)
         return out
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> SixtySixState:
-        out = copy.copy(self)
-        out._dealt = self._dealt[:]
-        out.deal = None if self.deal is None else self.deal.clone()
-        return out
-
     def __str__(self) -> str:
         if self.deal is None:
             return f"dealing: dealer {self._dealer}, {len(self._dealt)} cards dealt"
-        return self.deal.to_notation()
+        return self.deal.to_notation() if self.deal.arrangement is not None else repr(self.deal)  # resampled
 
 
 class SixtySixObserver:
@@ -247,4 +240,6 @@ class ISMCTSAgent:
             random_state=np.random.RandomState(seed),
             final_policy_type=self._ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
         )
+        worlds = random.Random(seed)  # the bot's own resampler draws from an unseeded sampler
+        bot.set_resampler(lambda s, player: s.resample_from_infostate(player, worlds.random))
         return int(bot.step(state))
