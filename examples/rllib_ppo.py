@@ -29,7 +29,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--iterations", type=int, default=60, help="PPO training iterations")
     p.add_argument("--minutes", type=float, default=None, help="stop training after this much wall time")
     p.add_argument("--batch", type=int, default=8000, help="env steps (both seats) per iteration")
-    p.add_argument("--env-runners", type=int, default=1, help="sampling processes (0: sample in the driver)")
+    p.add_argument("--env-runners", type=int, default=0, help="sampling processes (0: sample in the driver)")
     p.add_argument("--envs-per-runner", type=int, default=8)
     p.add_argument("--hidden", type=int, default=256)
     p.add_argument("--lr", type=float, default=3e-4)
@@ -71,7 +71,9 @@ def main(argv: list[str] | None = None) -> None:
     config = (
         PPOConfig()
         .environment("sixtysix")
-        .env_runners(num_env_runners=args.env_runners, num_envs_per_env_runner=args.envs_per_runner)
+        .env_runners(
+            num_env_runners=args.env_runners, num_envs_per_env_runner=args.envs_per_runner, sample_timeout_s=600
+        )
         .multi_agent(policies={"shared"}, policy_mapping_fn=lambda agent_id, *a, **k: "shared")
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={"shared": module}))
         .training(

@@ -41,7 +41,7 @@ def test_chance_nodes_deal_the_engines_deal_and_tensors_are_the_envs():
 
 
 def test_bad_rules_parameter_names_the_presets():
-    with pytest.raises(ValueError, match="rules=.poker. is not a preset: choose one of"):
+    with pytest.raises(ValueError, match=r"rules=.poker. is not a preset: choose one of"):
         pyspiel.load_game(GAME_NAME, {"rules": "poker"})
 
 
