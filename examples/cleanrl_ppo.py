@@ -126,7 +126,7 @@ def main(argv: list[str] | None = None) -> None:
         b_obs, b_mask = obs_buf.reshape(-1, obs_size), mask_buf.reshape(-1, n_actions)
         b_act, b_logp, b_adv, b_ret = act_buf.reshape(-1), logp_buf.reshape(-1), adv.reshape(-1), ret.reshape(-1)
         size = n * t_steps
-        mb = size // args.minibatches
+        mb = max(1, size // args.minibatches)
         for _ in range(args.epochs):
             perm = torch.randperm(size)
             for s in range(0, size, mb):

@@ -40,7 +40,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--threads", type=int, default=1, help="torch threads (1 is fastest on a busy 2-core machine)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--eval-deals", type=int, default=2000, help="duplicate deals against heuristic at the end")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    if args.minibatch > args.frames_per_batch:
+        p.error(f"--minibatch {args.minibatch} is larger than --frames-per-batch {args.frames_per_batch}")
+    return args
 
 
 def main(argv: list[str] | None = None) -> None:
