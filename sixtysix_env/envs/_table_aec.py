@@ -25,6 +25,7 @@ from ..multiplayer.table import TableDeal, TableTermination
 from ..multiplayer.view import TableView
 from ..render import hand_text
 from ..render_image import require_pillow, table_frame
+from .infos import check_keys, deal_info
 from .options import EPISODES, check_agent, check_option, check_real, check_seed, deal_spec, given_deal
 
 __all__ = ["TableEnv", "wrap", "table_mask_array"]
@@ -66,10 +67,13 @@ class TableEnv(AECEnv[str, Any, int]):
         episode: str = "deal",
         render_mode: str | None = None,
         shaping_scale: float = DEFAULT_SHAPING_SCALE,
+        observation_key: str = "observation",
     ) -> None:
         super().__init__()
         n = self.game.n_players
         self.rules = self.game._get_rules(rules)
+        check_keys(observation_key, "action_mask")
+        self.observation_key = observation_key
         check_option("observation", observation, TABLE_ENCODERS)
         check_option("episode", episode, EPISODES)
         check_option("render_mode", render_mode, [*self.metadata["render_modes"], None])
@@ -86,7 +90,7 @@ class TableEnv(AECEnv[str, Any, int]):
         self.agents = []
         obs_space = spaces.Dict(
             {
-                "observation": table_observation_space(observation, n),
+                observation_key: table_observation_space(observation, n),
                 "action_mask": spaces.Box(0, 1, shape=(NUM_TABLE_ACTIONS,), dtype=np.int8),
             }
         )
@@ -120,7 +124,7 @@ class TableEnv(AECEnv[str, Any, int]):
         self._cumulative_rewards = {a: 0.0 for a in agents}
         self.terminations = {a: False for a in agents}
         self.truncations = {a: False for a in agents}
-        self.infos = {a: {} for a in agents}
+        self.infos = {a: deal_info(p, self.match.scores) for p, a in enumerate(agents)}
         self.agent_selection = agents[self.deal.current_player]
         self._finished_deal = None
         self._last_text = None
@@ -162,13 +166,12 @@ class TableEnv(AECEnv[str, Any, int]):
         self.rewards = dict(zip(self.possible_agents, rewards, strict=True))
         if deal.outcome is not None:
             self._finished_deal = deal
+            self.infos = {a: deal_info(p, match.scores, deal.outcome) for p, a in enumerate(self.possible_agents)}
             if self.episode == "match" and not match.is_over:
                 self.deal = match.next_deal()
                 self._add_cut_deals(match)
             if self.episode == "deal" or match.is_over:
                 self.terminations = {a: True for a in self.agents}
-                for a in self.agents:
-                    self.infos[a] = {"outcome": self.deal.outcome, "scores": tuple(match.scores)}
         self._accumulate_rewards()
         if not self.terminations[agent]:
             self.agent_selection = self.possible_agents[self.deal.current_player]
@@ -199,7 +202,7 @@ class TableEnv(AECEnv[str, Any, int]):
         deal = self.deal
         assert deal is not None, "call reset() first"
         view = TableView.of(deal, check_agent(agent, self.possible_agents))
-        return {"observation": self._encode(view), "action_mask": table_mask_array(view.legal_mask)}
+        return {self.observation_key: self._encode(view), "action_mask": table_mask_array(view.legal_mask)}
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:

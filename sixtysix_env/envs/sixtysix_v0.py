@@ -37,6 +37,11 @@ Arguments (``sixtysix_v0.env(**options)``):
 * ``render_mode``: ``"ansi"`` (returns the text), ``"human"`` (prints it, from the dealt position
   on) or ``"rgb_array"`` (returns a spectator's picture with both hands face up, an ``(H, W, 3)``
   ``uint8`` array; needs Pillow, the ``render`` extra).
+* ``observation_key``: the observation's key next to ``"action_mask"`` (default
+  ``"observation"``, PettingZoo's; ``"observations"`` is what RLlib's action-masking module reads).
+
+Infos: ``infos[agent]`` has the same keys at every step (``envs.infos.INFO_KEYS``: seat, winner,
+game points, termination, match scores, illegal action), numbers only, so frameworks can batch them.
 
 Rewards: at the end of each deal the winner gets +game points and the loser -game points
 (``game_points``); ``win_loss`` gives ±1 per deal, or per match in match episodes; ``shaped`` adds
@@ -71,6 +76,7 @@ from ..render import render_deal
 from ..render_image import deal_frame, require_pillow
 from ..rewards import DEFAULT_SHAPING_SCALE, check_reward_scheme, step_rewards
 from ..rules import Rules
+from .infos import check_keys, deal_info
 from .options import (
     EPISODES,
     check_agent,
@@ -136,9 +142,12 @@ class raw_env(AECEnv[str, Any, int]):
         claiming: str | None = None,
         render_mode: str | None = None,
         shaping_scale: float = DEFAULT_SHAPING_SCALE,
+        observation_key: str = "observation",
     ) -> None:
         super().__init__()
         self.rules = rules_with_claiming(rules, claiming)
+        check_keys(observation_key, "action_mask")
+        self.observation_key = observation_key
         check_option("observation", observation, ENCODERS)
         check_option("episode", episode, EPISODES)
         check_option("render_mode", render_mode, [*self.metadata["render_modes"], None])
@@ -154,7 +163,7 @@ class raw_env(AECEnv[str, Any, int]):
         self.agents = []
         obs_space = spaces.Dict(
             {
-                "observation": observation_space(observation),
+                observation_key: observation_space(observation),
                 "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
             }
         )
@@ -189,7 +198,7 @@ class raw_env(AECEnv[str, Any, int]):
         self._cumulative_rewards = {a: 0.0 for a in AGENTS}
         self.terminations = {a: False for a in AGENTS}
         self.truncations = {a: False for a in AGENTS}
-        self.infos = {a: {} for a in AGENTS}
+        self.infos = {a: deal_info(p, (0, 0)) for p, a in enumerate(AGENTS)}
         self.agent_selection = AGENTS[self.deal.current_player]
         self._last_text = None
         self._finished_deal = None
@@ -217,10 +226,9 @@ class raw_env(AECEnv[str, Any, int]):
         self.rewards = {"player_0": r0, "player_1": r1}
         if over:
             self._finished_deal = deal
+            self.infos = {a: deal_info(p, match.scores, deal.outcome) for p, a in enumerate(AGENTS)}
             if self.episode == "deal" or match.is_over:
                 self.terminations = {a: True for a in AGENTS}
-                for a in AGENTS:
-                    self.infos[a] = {"outcome": deal.outcome, "scores": tuple(match.scores)}
             else:
                 self.deal = match.next_deal()
         self._accumulate_rewards()
@@ -234,7 +242,7 @@ class raw_env(AECEnv[str, Any, int]):
         assert deal is not None, "call reset() first"
         info = InfoState.of(deal, check_agent(agent, self.possible_agents))
         mask = mask_array(info.legal_mask) if info.legal_mask else _MASK_ZERO.copy()
-        return {"observation": self._encode(info), "action_mask": mask}
+        return {self.observation_key: self._encode(info), "action_mask": mask}
 
     def state(self) -> np.ndarray:
         """Full information (both hands, stock order) for centralised critics; never observed."""
