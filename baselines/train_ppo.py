@@ -440,8 +440,8 @@ def make_callback(opts: Options, pool: OpponentPool) -> Any:
         def _on_step(self) -> bool:
             for done, info in zip(self.locals["dones"], self.locals["infos"], strict=True):
                 if done and "opponent_kind" in info:
-                    out = info["outcome"]
-                    win = 1.0 if out.winner == info["seat"] else (0.5 if out.winner < 0 else 0.0)
+                    winner = info["winner"]
+                    win = 1.0 if winner == info["seat"] else (0.5 if winner < 0 else 0.0)
                     q = self.results.setdefault(info["opponent_kind"], deque(maxlen=2000))
                     q.append((win, float(info["episode"]["r"])))
             if self.num_timesteps - self.last_snapshot >= opts.snapshot_every:

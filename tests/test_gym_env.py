@@ -55,9 +55,8 @@ def test_make_uses_registered_defaults_and_agent_names():
 def test_deal_rewards_match_the_outcome_for_the_learner(seed):
     env = SixtySixEnv(opponent=first_legal)
     total, _, info, _ = _episode(env, seed)
-    out = info["outcome"]
-    seat = env.seat
-    expected = 0 if out.winner < 0 else (out.game_points if out.winner == seat else -out.game_points)
+    winner, points = info["winner"], info["game_points"]
+    expected = 0 if winner < 0 else (points if winner == env.seat else -points)
     assert total == expected
 
 

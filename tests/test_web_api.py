@@ -65,6 +65,7 @@ def test_config_offers_every_preset_of_the_three_games_and_the_agents(client):
     assert [x["name"] for x in r.json["rules"]] == TWO_PLAYER + TABLE
     assert {x["game"] for x in r.json["rules"]} == {"two", "three", "four"}
     assert r.json["opponents"][0] == "random" and "pimc" in r.json["opponents"]
+    assert r.json["table_opponents"] == ["random", "heuristic", "pimc"]
 
 
 @pytest.mark.parametrize("rules", TWO_PLAYER)
@@ -103,12 +104,18 @@ def test_the_table_view_hides_the_other_hands(client):
 
 
 def test_an_agent_that_plays_only_two_players_is_refused_for_the_table_games(client):
-    r = client.post("/api/games", json={"rules": "three:pagat", "opponent": "heuristic"})
+    r = client.post("/api/games", json={"rules": "three:pagat", "opponent": "alphabeta"})
     assert r.status_code == 400
-    assert (
-        "'heuristic' cannot play the three-player game" in r.json["error"]
-        and "random plays every game" in r.json["error"]
-    )
+    assert "'alphabeta' cannot play the three-player game" in r.json["error"]
+    assert "random, heuristic, pimc play every game" in r.json["error"]
+
+
+@pytest.mark.parametrize("opponent", ["heuristic", "pimc:samples=2"])
+def test_the_table_games_are_played_against_the_table_agents(client, opponent):
+    gid, view = _new(client, rules="four:pagat", opponent=opponent)
+    kinds = {type(a).__name__ for a in _server(client).game(gid).agents.values()}
+    assert kinds == {"TableHeuristicAgent" if opponent == "heuristic" else "TablePIMCAgent"}
+    assert _play_deal(client, gid, view)["outcome"] is not None
 
 
 def test_the_view_shows_only_what_the_seat_may_know(client):

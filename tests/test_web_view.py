@@ -116,5 +116,5 @@ def test_the_result_sentence_for_each_way_a_deal_ends():
     texts = "\n".join(seen.values())
     assert len(seen) >= 5, texts
     for text in seen.values():
-        assert text.startswith(("You won", "bot won", "Drawn")) and text.endswith("."), text
+        assert text.startswith(("You won", "bot won", "Drawn deal")) and text.endswith("."), text
         assert "game point" in text or "nobody scores" in text, text

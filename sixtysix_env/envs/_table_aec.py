@@ -58,6 +58,7 @@ class TableEnv(SixtySixAEC):
         episode: str = "deal",
         render_mode: str | None = None,
         shaping_scale: float = DEFAULT_SHAPING_SCALE,
+        observation_key: str = "observation",
     ) -> None:
         n = self.game.n_players
         super().__init__(
@@ -71,6 +72,7 @@ class TableEnv(SixtySixAEC):
             render_mode=render_mode,
             shaping_scale=shaping_scale,
             check_reward_scheme=check_reward_scheme,
+            observation_key=observation_key,
         )
 
     def _new_match(self, rng: random.Random, first_deal: TableDeal | None) -> TableMatch:

@@ -3,8 +3,9 @@
 ``sixtysix_v0`` (two players) and ``_table_aec.TableEnv`` (three and four players) subclass
 :class:`SixtySixAEC`; it keeps PettingZoo's dicts (rewards, ``_cumulative_rewards``,
 terminations, truncations, infos, the agent to act) in step with the deal or match, plays one
-deal or a whole match per episode, seeds the episode's deck from the env's own ``np_random``,
-checks the options and dispatches renders. A subclass supplies only what its game changes:
+deal or a whole match per episode, keeps the info contract of :mod:`.infos` (the same keys at
+every step), names the observation's key (``observation_key``), seeds the episode's deck from
+the env's own ``np_random``, checks the options and dispatches renders. A subclass supplies only what its game changes:
 
 * ``_new_match(rng, first_deal)``: the match object (``Match`` or ``TableMatch``);
 * ``_deal_from_options(spec)``: the first deal of ``reset(options={"deal": spec})``;
@@ -31,6 +32,7 @@ from pettingzoo.utils import wrappers
 
 from ..deal_types import DealLike
 from ..render_image import require_pillow
+from .infos import check_keys, deal_info
 from .options import EPISODES, check_agent, check_option, check_real, check_seed, deal_spec
 from .wrappers import ClassicWrapper
 
@@ -78,11 +80,14 @@ class SixtySixAEC(AECEnv[str, Any, int]):
         render_mode: str | None,
         shaping_scale: float,
         check_reward_scheme: Callable[[str], str],
+        observation_key: str = "observation",
     ) -> None:
         """``rules`` arrive resolved (each game has its own presets); the options are checked here,
         in this order, so every env names the first bad option the same way."""
         super().__init__()
         self.rules = rules
+        check_keys(observation_key, "action_mask")
+        self.observation_key = observation_key
         check_option("observation", observation, encoders)
         check_option("episode", episode, EPISODES)
         check_option("render_mode", render_mode, [*self.metadata["render_modes"], None])
@@ -98,7 +103,7 @@ class SixtySixAEC(AECEnv[str, Any, int]):
         self.agents = []
         obs_space = spaces.Dict(
             {
-                "observation": observation_space(observation),
+                observation_key: observation_space(observation),
                 "action_mask": spaces.Box(0, 1, shape=(self.num_actions,), dtype=np.int8),
             }
         )
@@ -161,7 +166,7 @@ class SixtySixAEC(AECEnv[str, Any, int]):
         self._cumulative_rewards = {a: 0.0 for a in agents}
         self.terminations = {a: False for a in agents}
         self.truncations = {a: False for a in agents}
-        self.infos = {a: {} for a in agents}
+        self.infos = {a: deal_info(p, self.match.scores) for p, a in enumerate(agents)}
         self.agent_selection = agents[self.deal.current_player]
         self._finished_deal = None
         self._last_text = None
@@ -188,13 +193,12 @@ class SixtySixAEC(AECEnv[str, Any, int]):
         self.rewards = dict(zip(self.possible_agents, rewards, strict=True))
         if deal.outcome is not None:
             self._finished_deal = deal
+            self.infos = {a: deal_info(p, match.scores, deal.outcome) for p, a in enumerate(self.possible_agents)}
             if self.episode == "match" and not match.is_over:
                 self.deal = match.next_deal()
                 self._on_next_deal(match)
             if self.episode == "deal" or match.is_over:  # a deal dealt on may end the match at once
                 self.terminations = {a: True for a in self.agents}
-                for a in self.agents:
-                    self.infos[a] = {"outcome": self.deal.outcome, "scores": tuple(match.scores)}
         self._accumulate_rewards()
         if not self.terminations[agent]:
             self.agent_selection = self.possible_agents[self.deal.current_player]
@@ -205,7 +209,7 @@ class SixtySixAEC(AECEnv[str, Any, int]):
         deal = self.deal
         assert deal is not None, "call reset() first"
         view = deal.information_state(check_agent(agent, self.possible_agents))
-        return {"observation": self._encode(view), "action_mask": self.mask_array(view.legal_mask)}
+        return {self.observation_key: self._encode(view), "action_mask": self.mask_array(view.legal_mask)}
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:

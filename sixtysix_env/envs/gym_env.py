@@ -7,15 +7,23 @@ turns are played inside ``reset`` and ``step`` with the env's own RNG, so a step
 learner's next decision. Observations are the chosen encoder's output from the learner's seat
 (``"vector"``, ``"dict"`` or ``"history"``, see ``sixtysix_env.observers``); the legal actions come
 as ``info["action_mask"]`` (int8, shape (32,)) and from ``action_masks()`` (bool), which
-sb3-contrib's ``MaskablePPO`` reads directly.
+sb3-contrib's ``MaskablePPO`` reads directly. ``mask_in_observation=True`` makes the observation a
+Dict ``{observation_key: obs, mask_key: mask}`` for frameworks that read the mask from the
+observation (default keys ``"observation"`` and ``"action_mask"``; RLlib's action-masking module
+reads ``"observations"``, Tianshou ``"obs"`` and ``"mask"``).
+
+Infos have the same keys at every step: ``action_mask`` and ``envs.infos.INFO_KEYS`` (seat,
+winner, game points, termination, match scores, illegal action). After the end of an episode the
+mask allows every action (``envs.infos.terminal_mask``; Gymnasium's ``SyncVectorEnv`` ignores that
+action when it resets), so a policy that masks logits never sees an all-zero mask.
 
 Arguments: ``opponent`` (an agent name such as ``"random"``, ``"heuristic"``, ``"pimc"``, an
 object with ``act(info, rng)``, or a callable ``f(info, rng) -> action``), ``seat``, ``rules``,
 ``observation``, ``reward`` (``"game_points"``, ``"win_loss"``, ``"shaped"``), ``episode``
 (``"deal"`` or ``"match"``), ``claiming``, ``shaping_scale``, ``render_mode`` (``"ansi"``,
 ``"human"``, or ``"rgb_array"``: a spectator's picture with both hands face up, for
-``gymnasium.wrappers.RecordVideo``; needs Pillow, the ``render`` extra), ``illegal_action`` and
-``illegal_reward``.
+``gymnasium.wrappers.RecordVideo``; needs Pillow, the ``render`` extra), ``illegal_action``,
+``illegal_reward``, ``mask_in_observation``, ``observation_key`` and ``mask_key``.
 
 Rewards are the learner's share of the zero-sum rewards of the AEC environment, summed over
 the learner's action and the opponent actions that follow it.
@@ -23,7 +31,7 @@ the learner's action and the opponent actions that follow it.
 Illegal actions: an unmasked policy (or Gymnasium's checker sampling the action space) may pick
 an illegal action. With ``illegal_action="terminate"`` (default) the episode ends at once with
 ``illegal_reward`` (default -3, the largest loss of a deal; -1 with ``win_loss``) and
-``info["illegal_action"] = True``, the state left as it was; with ``"raise"`` a ``ValueError``
+``info["illegal_action"]`` true, the state left as it was; with ``"raise"`` a ``ValueError``
 names the legal actions.
 """
 
@@ -47,6 +55,7 @@ from ..render import describe_outcome, render_deal
 from ..render_image import deal_frame, require_pillow
 from ..rewards import DEFAULT_SHAPING_SCALE, check_reward_scheme, step_rewards
 from ..rules import Rules
+from .infos import check_keys, deal_info, terminal_mask
 from .options import EPISODES, check_option, check_real, check_seed, deal_spec, rules_with_claiming
 from .sixtysix_v0 import _deal_from_options, mask_array
 
@@ -88,6 +97,9 @@ class SixtySixEnv(gym.Env[Any, int]):
         render_mode: str | None = None,
         illegal_action: str = "terminate",
         illegal_reward: float | None = None,
+        mask_in_observation: bool = False,
+        observation_key: str = "observation",
+        mask_key: str = "action_mask",
     ) -> None:
         self.rules = rules_with_claiming(rules, claiming)
         check_option("observation", observation, ENCODERS)
@@ -110,12 +122,20 @@ class SixtySixEnv(gym.Env[Any, int]):
         )
         self.opponent_name, self._opponent = resolve_opponent(opponent)
         self._encode = ENCODERS[observation]
+        check_option("mask_in_observation", mask_in_observation, (False, True))
+        check_keys(observation_key, mask_key)
+        self.mask_in_observation = bool(mask_in_observation)
+        self.observation_key, self.mask_key = observation_key, mask_key
         self.observation_space = observation_space(observation)
+        if self.mask_in_observation:
+            mask_space = spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8)
+            self.observation_space = spaces.Dict({observation_key: self.observation_space, mask_key: mask_space})
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.match: Match | None = None
         self.seat = 0
         self._rng = random.Random(0)
         self._log: list[str] = []
+        self._done = False
 
     # ------------------------------------------------------------------ helpers
     @property
@@ -123,14 +143,23 @@ class SixtySixEnv(gym.Env[Any, int]):
         assert self.match is not None, "call reset() first"
         return self.match.deal
 
-    def _observe(self) -> tuple[Any, dict[str, Any]]:
-        info = InfoState.of(self.deal, self.seat)
-        mask = mask_array(info.legal_mask)
-        return self._encode(info), {"action_mask": mask, "seat": self.seat}
+    def _observe(self, ended: bool = False, illegal: bool = False) -> tuple[Any, dict[str, Any]]:
+        view = InfoState.of(self.deal, self.seat)
+        mask = terminal_mask(NUM_ACTIONS) if ended else mask_array(view.legal_mask)
+        match = self.match
+        assert match is not None
+        outcome = match.results[-1] if match.results else None  # the episode's last finished deal
+        info = {"action_mask": mask, **deal_info(self.seat, match.scores, outcome, illegal)}
+        obs = self._encode(view)
+        if self.mask_in_observation:
+            obs = {self.observation_key: obs, self.mask_key: mask.copy()}
+        return obs, info
 
     def action_masks(self) -> np.ndarray:
         """Legal actions of the learner as a bool array (sb3-contrib's MaskablePPO reads this)."""
         deal = self.deal
+        if self._done:
+            return terminal_mask(NUM_ACTIONS).astype(bool)
         mask = deal.legal_mask() if deal.current_player == self.seat else 0
         return mask_array(mask).astype(bool)
 
@@ -200,18 +229,14 @@ class SixtySixEnv(gym.Env[Any, int]):
             if self.illegal_action == "raise":
                 raise IllegalActionError(action, deal.legal_actions(), deal.describe())
             self._done = True
-            obs, info = self._observe()
-            info["illegal_action"] = True
+            obs, info = self._observe(ended=True, illegal=True)
             return obs, self.illegal_reward, True, False, info
         reward, done = self._advance(a, self.seat)
         if not done:
             more, done = self._play_opponent()
             reward += more
         self._done = done
-        obs, info = self._observe()
-        if done:
-            info["outcome"] = self.deal.outcome
-            info["scores"] = tuple(self.match.scores)
+        obs, info = self._observe(ended=done)
         if self.render_mode == "human":
             self.render()
         return obs, float(reward), done, False, info

@@ -69,6 +69,8 @@ Arguments (``sixtysix_four_v0.env(**options)``):
   the score fields; in match episodes its payoff joins the rewards of the step that dealt it).
 * ``render_mode``: ``"ansi"``, ``"human"`` (printed from the dealt position on) or ``"rgb_array"``
   (a spectator's picture with every hand face up; needs Pillow, the ``render`` extra).
+* ``observation_key``: the observation's key next to ``"action_mask"`` (default ``"observation"``;
+  ``"observations"`` for RLlib). ``infos[agent]`` has the keys ``envs.infos.INFO_KEYS`` at every step.
 
 Rewards: both partners receive the team's reward when a deal ends: the game points their team
 scored in the deal less the other team's (zero-sum over the four; a redeal gives 0);

@@ -38,6 +38,8 @@ Arguments (``sixtysix_three_v0.env(**options)``):
   a ``match_target`` stake balance; the deal passes to the left).
 * ``render_mode``: ``"ansi"``, ``"human"`` (printed from the dealt position on) or ``"rgb_array"``
   (a spectator's picture with every hand face up; needs Pillow, the ``render`` extra).
+* ``observation_key``: the observation's key next to ``"action_mask"`` (default ``"observation"``;
+  ``"observations"`` for RLlib). ``infos[agent]`` has the keys ``envs.infos.INFO_KEYS`` at every step.
 
 Rewards: each player's stake balance change when a deal ends (zero-sum over the three);
 ``win_loss`` gives the winner +1 and the others -1/2 (per deal, or per match in match episodes);

@@ -37,6 +37,11 @@ Arguments (``sixtysix_v0.env(**options)``):
 * ``render_mode``: ``"ansi"`` (returns the text), ``"human"`` (prints it, from the dealt position
   on) or ``"rgb_array"`` (returns a spectator's picture with both hands face up, an ``(H, W, 3)``
   ``uint8`` array; needs Pillow, the ``render`` extra).
+* ``observation_key``: the observation's key next to ``"action_mask"`` (default
+  ``"observation"``, PettingZoo's; ``"observations"`` is what RLlib's action-masking module reads).
+
+Infos: ``infos[agent]`` has the same keys at every step (``envs.infos.INFO_KEYS``: seat, winner,
+game points, termination, match scores, illegal action), numbers only, so frameworks can batch them.
 
 Rewards: at the end of each deal the winner gets +game points and the loser -game points
 (``game_points``); ``win_loss`` gives ±1 per deal, or per match in match episodes; ``shaped`` adds
@@ -122,6 +127,7 @@ class raw_env(SixtySixAEC):
         claiming: str | None = None,
         render_mode: str | None = None,
         shaping_scale: float = DEFAULT_SHAPING_SCALE,
+        observation_key: str = "observation",
     ) -> None:
         super().__init__(
             rules=rules_with_claiming(rules, claiming),
@@ -134,6 +140,7 @@ class raw_env(SixtySixAEC):
             render_mode=render_mode,
             shaping_scale=shaping_scale,
             check_reward_scheme=check_reward_scheme,
+            observation_key=observation_key,
         )
         self.state_space = spaces.Box(0.0, 4.0, shape=(STATE_SIZE,), dtype=np.float32)
 

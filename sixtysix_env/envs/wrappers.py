@@ -5,7 +5,8 @@ PettingZoo's classic games wrap their raw env in ``TerminateIllegalWrapper``,
 reads through ``__getattr__``, so ``last()`` alone costs tens of microseconds, more than a whole
 step of our engine. ``ClassicWrapper`` does the same checks in one layer with direct attribute
 access; ``tests/test_wrappers.py`` drives both stacks side by side and requires identical
-observations, rewards, terminations, warnings and errors.
+observations, rewards, terminations, warnings and errors. One addition: an illegal action sets
+the offender's ``infos[agent]["illegal_action"]`` (``envs.infos``), which PettingZoo's stack leaves.
 """
 
 from __future__ import annotations
@@ -122,6 +123,8 @@ class ClassicWrapper(OrderEnforcingWrapper):
             raw.truncations = dict.fromkeys(raw.agents, True)
             raw.rewards = dict.fromkeys(raw.truncations, 0)
             raw.rewards[agent] = float(self._illegal_value)
+            if "illegal_action" in raw.infos.get(agent, {}):  # the info contract (envs.infos)
+                raw.infos[agent] = {**raw.infos[agent], "illegal_action": True}
             raw._accumulate_rewards()
             raw._deads_step_first()
             self._terminated = True

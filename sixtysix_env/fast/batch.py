@@ -43,6 +43,7 @@ from ..engine import MAX_DEAL_ACTIONS, Deal, IllegalActionError, Outcome, Termin
 from ..rewards import DEFAULT_SHAPING_SCALE, REWARD_SCHEMES, check_reward_scheme
 from ..rules import Rules, get_rules
 from . import kernels as K
+from .cache import announce_compile
 from .heuristic import heuristic_actions_kernel
 from .state import (
     COLUMNS,
@@ -193,6 +194,7 @@ class BatchedDeals:
         self._no_players = np.full(n, -1, dtype=np.int8)
         self._step_views = self._make_views()
         self._seeded = False
+        announce_compile()
         self.reset(seed=seed)
 
     def _make_views(self) -> dict[int, tuple[Any, ...]]:
@@ -280,6 +282,23 @@ class BatchedDeals:
         )  # fmt: skip
         self._done[:] = False
         return self._obs, self._masks
+
+    def redeal(self, rows: np.ndarray | Sequence[int]) -> None:
+        """New random deals in the envs ``rows`` only (their observations and masks rewritten),
+        for an end the engine does not know, such as the vector env's illegal action."""
+        idx = np.asarray(rows, dtype=np.intp)
+        if idx.size == 0:
+            return
+        parts = [a[idx] for a in (self.state, self.decks, self.history, self.rng_state, self._seats)]
+        obs, masks = self._obs[idx], self._masks[idx]
+        parts[0][:, COLUMNS["SCORES"] : COLUMNS["SCORES"] + 2] = 0
+        self.config[K.C_WRITE_OBS] = 1
+        state, decks, history, rng, seats = parts
+        dealers = self._no_players[idx]
+        K.reset_envs(state, self.params, decks, history, rng, self.config, seats, False, dealers, obs, masks)
+        for whole, part in zip((self.state, self.decks, self.history, self.rng_state, self._seats), parts, strict=True):
+            whole[idx] = part
+        self._obs[idx], self._masks[idx] = obs, masks
 
     # ------------------------------------------------------------------ queries
     @property

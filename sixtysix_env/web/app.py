@@ -33,9 +33,10 @@ from werkzeug.exceptions import HTTPException
 
 from ..agents import agent_names
 from ..agents.spec import AgentSpec, parse_agent_spec
+from ..agents.table_registry import TABLE_AGENTS
 from ..records import load_record
 from .cardart import all_cards
-from .game import AgentFailed, GameStateError, WebGame, probe, rule_choices
+from .game import AgentFailed, GameStateError, WebGame, probe, rule_choices, seat_agent
 from .replay import replay_frames
 
 __all__ = ["ApiError", "create_app"]
@@ -95,13 +96,14 @@ class Server:
             key = (kind, spec.label)
             if key not in self.probed:
                 try:
-                    self.probed[key] = probe(spec.make(), kind, preset)
+                    self.probed[key] = probe(seat_agent(spec, kind), kind, preset)
                 except Exception as e:
                     self.probed[key] = f"building it raised {type(e).__name__}: {e}"
             problem = self.probed[key]
             if problem:
+                every = ", ".join(TABLE_AGENTS)
                 raise ApiError(
-                    400, f"{spec.label!r} cannot play the {kind}-player game: {problem} (random plays every game)"
+                    400, f"{spec.label!r} cannot play the {kind}-player game: {problem} ({every} play every game)"
                 )
         with self.lock:
             seed = self.seeds.getrandbits(63)
@@ -182,6 +184,7 @@ def create_app(
             rules=[{"name": k, "game": g, "title": t} for k, (g, _, t) in server.choices.items()],
             default_rules=server.rules,
             opponents=list(dict.fromkeys([server.opponent.label, *agent_names()])),
+            table_opponents=list(TABLE_AGENTS),
             default_opponent=server.opponent.label,
             records=server.records is not None,
         )

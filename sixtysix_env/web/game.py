@@ -19,6 +19,7 @@ from typing import Any
 
 from ..agents.base import Agent
 from ..agents.spec import AgentSpec
+from ..agents.table_registry import TABLE_AGENTS, make_table_agent
 from ..match import Match
 from ..multiplayer import FOUR_PRESETS, THREE_PRESETS, FourDeal, TableMatch, ThreeDeal
 from ..records import match_record, save_record
@@ -26,7 +27,7 @@ from ..rules import PRESET_INFO, PRESETS
 from .tableview import table_view
 from .view import log_line, result_line, seat_view
 
-__all__ = ["AgentFailed", "GameStateError", "HUMAN", "TABLE_GAMES", "WebGame", "probe", "rule_choices"]
+__all__ = ["AgentFailed", "GameStateError", "HUMAN", "TABLE_GAMES", "WebGame", "probe", "rule_choices", "seat_agent"]
 
 HUMAN = 0
 TABLE_GAMES = {"three": ThreeDeal, "four": FourDeal}
@@ -43,6 +44,14 @@ def rule_choices() -> dict[str, tuple[str, Any, str]]:
     for name, rules in FOUR_PRESETS.items():
         out[f"four:{name}"] = ("four", rules, f"Four players, two teams ({name})")
     return out
+
+
+def seat_agent(spec: AgentSpec, game: str) -> Agent:
+    """The agent for one seat: in the table games, the table agent of that name where there is one
+    (:data:`~sixtysix_env.agents.table_registry.TABLE_AGENTS`: random, heuristic, pimc), else the spec's."""
+    if game != "two" and not spec.source and spec.name in TABLE_AGENTS:
+        return make_table_agent(spec.label)
+    return spec.make()
 
 
 def probe(agent: Agent, game: str, rules: Any) -> str | None:
@@ -77,7 +86,7 @@ class WebGame:
         self.spec = spec
         self.seed = seed
         n = 2 if game == "two" else TABLE_GAMES[game].n_players
-        self.agents: dict[int, Agent] = {p: spec.make() for p in range(1, n)}
+        self.agents: dict[int, Agent] = {p: seat_agent(spec, game) for p in range(1, n)}
         labels = [spec.label] if game == "two" else [f"{spec.label} {p}" for p in range(1, n)]
         self.names = ["You", *labels]
         """Seat names as the page shows them."""

@@ -76,7 +76,10 @@ def log_line(before: Any, after: Any, action: int, names: Sequence[str]) -> str:
 
 def result_line(deal: Any, names: Sequence[str]) -> str:
     """The result of a finished deal in one sentence."""
-    return sentence(outcome_text(deal, names)) + "."
+    text = outcome_text(deal, names)
+    if text.startswith("drawn"):
+        text = "D" + text[1:]
+    return sentence(text) + "."
 
 
 def _trump_place(info: InfoState) -> str:

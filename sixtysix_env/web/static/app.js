@@ -503,6 +503,17 @@ function setMode(mode) {
 }
 
 // ------------------------------------------------------------------------------------ start
+// the opponents on offer follow the game: the table games have their own agents
+function fillOpponents() {
+  const game = state.config.rules.find((r) => r.name === $("rules").value).game;
+  const names = game === "two" ? state.config.opponents : state.config.table_opponents;
+  const select = $("opponent");
+  const keep = select.value;
+  select.replaceChildren(...names.map((o) => el("option", { value: o, text: o })));
+  if (names.includes(keep)) select.value = keep;
+  else if (game !== "two" && names.includes("heuristic")) select.value = "heuristic";
+}
+
 async function start() {
   setBusy(true);
   try {
@@ -515,9 +526,12 @@ async function start() {
   const rules = $("rules");
   rules.replaceChildren(...state.config.rules.map((r) => el("option", { value: r.name, text: r.title })));
   rules.value = state.config.default_rules;
+  fillOpponents();
   const opponent = $("opponent");
-  opponent.replaceChildren(...state.config.opponents.map((o) => el("option", { value: o, text: o })));
-  opponent.value = state.config.default_opponent;
+  if ([...opponent.options].some((o) => o.value === state.config.default_opponent)) {
+    opponent.value = state.config.default_opponent;
+  }
+  rules.addEventListener("change", fillOpponents);
 
   $("new-match").addEventListener("click", newMatch);
   $("result-new-match").addEventListener("click", newMatch);

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Smoke-test every RL framework example in its own virtual environment (their pins differ).
+#
+#   ci/frameworks.sh                  # all: cleanrl tianshou torchrl openspiel rllib
+#   ci/frameworks.sh tianshou torchrl # some
+#
+# Each venv lives in .venvs/NAME (reused when it exists): torch first (a CPU build), then the
+# package with the framework's extra from pyproject.toml, then the example's short run. Any
+# failure fails the script; the install and run times of each are printed at the end.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+all=(cleanrl tianshou torchrl openspiel rllib)
+names=("${@:-${all[@]}}")
+export OMP_NUM_THREADS=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+
+smoke() {
+  case "$1" in
+    cleanrl) echo "examples/cleanrl_ppo.py --total-timesteps 2048 --num-envs 16 --num-steps 64 --eval-deals 20" ;;
+    tianshou) echo "examples/tianshou_dqn.py --epochs 1 --epoch-steps 300 --envs 2 --batch 64 --eval-deals 20" ;;
+    torchrl) echo "examples/torchrl_ppo.py --frames 512 --frames-per-batch 256 --minibatch 128 --envs 2 --eval-deals 20" ;;
+    openspiel) echo "examples/openspiel_ismcts.py --sim-games 20 --simulations 10 --deals 2" ;;
+    rllib) echo "examples/rllib_ppo.py --iterations 1 --batch 400 --env-runners 0 --envs-per-runner 2 --eval-deals 20" ;;
+    *) echo "unknown framework '$1': choose from ${all[*]}" >&2; return 2 ;;
+  esac
+}
+
+report=()
+for name in "${names[@]}"; do
+  cmd=$(smoke "$name")
+  venv="$root/.venvs/$name"
+  t0=$(date +%s)
+  if [ ! -x "$venv/bin/python" ]; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q torch==2.13.0
+  fi
+  "$venv/bin/pip" install -q -e "$root[$name]"
+  t1=$(date +%s)
+  echo "== $name: python $cmd"
+  "$venv/bin/python" -m sixtysix_env.fast.warmup
+  "$venv/bin/python" $cmd
+  t2=$(date +%s)
+  report+=("$name: install $((t1 - t0)) s, smoke run $((t2 - t1)) s")
+done
+printf '%s\n' "== framework smoke runs passed" "${report[@]}"

@@ -1,0 +1,161 @@
+"""CleanRL-style single-file masked PPO on the batched vector env, against the built-in heuristic.
+
+    python examples/cleanrl_ppo.py --total-timesteps 3000000
+
+The env is ``gymnasium.make_vec("SixtySix-v0", num_envs=N, vectorization_mode="vector_entry_point",
+opponent="heuristic")``: N deals stepped by numba kernels, the opponent played inside them. The
+mask comes in ``infos["action_mask"]`` at every step (never all zero); a finished deal is
+replaced within the same step (the learner's next observation is already the new deal's), so
+``terminated`` is the episode boundary for GAE as in CleanRL's ``ppo.py``. Illegal logits are set
+to the dtype's minimum before the softmax, as in CleanRL's and RLlib's masked policies.
+
+At the end the policy plays duplicate deals against ``heuristic``
+(``sixtysix_env.integrations.evaluate``) and the weights are saved with ``--save``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import gymnasium as gym
+import numpy as np
+import torch
+from torch import nn
+from torch.distributions import Categorical
+
+import sixtysix_env  # noqa: F401  (registers SixtySix-v0)
+from sixtysix_env.integrations.evaluate import duplicate_eval
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
+    )
+    p.add_argument("--total-timesteps", type=int, default=3_000_000, help="learner decisions to train on")
+    p.add_argument("--num-envs", type=int, default=128, help="deals stepped together")
+    p.add_argument("--num-steps", type=int, default=64, help="steps per env per rollout")
+    p.add_argument("--lr", type=float, default=3e-4)
+    p.add_argument("--gamma", type=float, default=1.0, help="a deal is short and only its end pays")
+    p.add_argument("--gae-lambda", type=float, default=0.95)
+    p.add_argument("--epochs", type=int, default=4)
+    p.add_argument("--minibatches", type=int, default=4)
+    p.add_argument("--clip", type=float, default=0.2)
+    p.add_argument("--ent-coef", type=float, default=0.01)
+    p.add_argument("--vf-coef", type=float, default=0.5)
+    p.add_argument("--hidden", type=int, default=256)
+    p.add_argument("--opponent", choices=["heuristic", "random"], default="heuristic")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--threads", type=int, default=1, help="torch threads (1 is fastest on a busy 2-core machine)")
+    p.add_argument("--eval-deals", type=int, default=2000, help="duplicate deals against heuristic at the end")
+    p.add_argument("--save", default=None, help="write the trained weights here (torch.save)")
+    return p.parse_args(argv)
+
+
+class Agent(nn.Module):
+    def __init__(self, obs_size: int, n_actions: int, hidden: int) -> None:
+        super().__init__()
+        self.body = nn.Sequential(nn.Linear(obs_size, hidden), nn.Tanh(), nn.Linear(hidden, hidden), nn.Tanh())
+        self.pi = nn.Linear(hidden, n_actions)
+        self.v = nn.Linear(hidden, 1)
+
+    def value(self, obs: torch.Tensor) -> torch.Tensor:
+        return self.v(self.body(obs)).squeeze(-1)
+
+    def act(self, obs: torch.Tensor, mask: torch.Tensor, action: torch.Tensor | None = None):
+        h = self.body(obs)
+        logits = self.pi(h).masked_fill(~mask, torch.finfo(torch.float32).min)
+        dist = Categorical(logits=logits)
+        if action is None:
+            action = dist.sample()
+        return action, dist.log_prob(action), dist.entropy(), self.v(h).squeeze(-1)
+
+    def greedy(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The batched policy ``duplicate_eval`` plays: the most probable legal action."""
+        with torch.no_grad():
+            logits = self.pi(self.body(torch.as_tensor(obs)))
+            logits = logits.masked_fill(~torch.as_tensor(masks, dtype=torch.bool), torch.finfo(torch.float32).min)
+        return logits.argmax(-1).numpy()
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    envs = gym.make_vec(
+        "SixtySix-v0", num_envs=args.num_envs, vectorization_mode="vector_entry_point", opponent=args.opponent
+    )
+    obs_size, n_actions = envs.single_observation_space.shape[0], envs.single_action_space.n
+    agent = Agent(obs_size, n_actions, args.hidden)
+    opt = torch.optim.Adam(agent.parameters(), lr=args.lr, eps=1e-5)
+    n, t_steps = args.num_envs, args.num_steps
+    obs_buf = torch.zeros((t_steps, n, obs_size))
+    mask_buf = torch.zeros((t_steps, n, n_actions), dtype=torch.bool)
+    act_buf = torch.zeros((t_steps, n), dtype=torch.long)
+    logp_buf, rew_buf, done_buf, val_buf = (torch.zeros((t_steps, n)) for _ in range(4))
+    start = time.time()
+    obs, infos = envs.reset(seed=args.seed)
+    next_obs = torch.as_tensor(obs)
+    next_mask = torch.as_tensor(infos["action_mask"], dtype=torch.bool)
+    updates = max(1, args.total_timesteps // (n * t_steps))
+    returns_seen: list[float] = []
+    for update in range(1, updates + 1):
+        for t in range(t_steps):
+            obs_buf[t], mask_buf[t] = next_obs, next_mask
+            with torch.no_grad():
+                action, logp, _, value = agent.act(next_obs, next_mask)
+            act_buf[t], logp_buf[t], val_buf[t] = action, logp, value
+            obs, reward, terminated, truncated, infos = envs.step(action.numpy())
+            rew_buf[t] = torch.as_tensor(reward, dtype=torch.float32)
+            done_buf[t] = torch.as_tensor(terminated | truncated, dtype=torch.float32)
+            returns_seen.extend(reward[terminated].tolist())
+            next_obs = torch.as_tensor(obs)
+            next_mask = torch.as_tensor(infos["action_mask"], dtype=torch.bool)
+        # GAE: done_buf[t] says the deal ended with the action at t (same-step autoreset)
+        with torch.no_grad():
+            next_value = agent.value(next_obs)
+            adv = torch.zeros_like(rew_buf)
+            last = torch.zeros(n)
+            for t in reversed(range(t_steps)):
+                nv = next_value if t == t_steps - 1 else val_buf[t + 1]
+                nonterminal = 1.0 - done_buf[t]
+                delta = rew_buf[t] + args.gamma * nv * nonterminal - val_buf[t]
+                last = delta + args.gamma * args.gae_lambda * nonterminal * last
+                adv[t] = last
+            ret = adv + val_buf
+        b_obs, b_mask = obs_buf.reshape(-1, obs_size), mask_buf.reshape(-1, n_actions)
+        b_act, b_logp, b_adv, b_ret = act_buf.reshape(-1), logp_buf.reshape(-1), adv.reshape(-1), ret.reshape(-1)
+        size = n * t_steps
+        mb = max(1, size // args.minibatches)
+        for _ in range(args.epochs):
+            perm = torch.randperm(size)
+            for s in range(0, size, mb):
+                idx = perm[s : s + mb]
+                _, logp, ent, value = agent.act(b_obs[idx], b_mask[idx], b_act[idx])
+                ratio = (logp - b_logp[idx]).exp()
+                a = b_adv[idx]
+                a = (a - a.mean()) / (a.std() + 1e-8)
+                pg = torch.max(-a * ratio, -a * ratio.clamp(1 - args.clip, 1 + args.clip)).mean()
+                loss = pg + args.vf_coef * ((value - b_ret[idx]) ** 2).mean() - args.ent_coef * ent.mean()
+                opt.zero_grad()
+                loss.backward()
+                nn.utils.clip_grad_norm_(agent.parameters(), 0.5)
+                opt.step()
+        if update % 20 == 0 or update == updates:
+            recent = returns_seen[-2000:]
+            mean = float(np.mean(recent)) if recent else float("nan")
+            print(
+                f"update {update}/{updates} steps {update * size} deal return {mean:+.3f} "
+                f"({time.time() - start:.0f} s)",
+                flush=True,
+            )
+    train_s = time.time() - start
+    print(f"trained {updates * n * t_steps} steps in {train_s:.0f} s")
+    if args.save:
+        torch.save(agent.state_dict(), args.save)
+    if args.eval_deals >= 2:
+        print("cleanrl_ppo", duplicate_eval(agent.greedy, deals=args.eval_deals, seed=12345))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,136 @@
+"""TorchRL: PPO with the action mask on ``SixtySix-v0`` against the built-in heuristic.
+
+    python examples/torchrl_ppo.py --frames 200000
+
+No glue: ``GymEnv("SixtySix-v0", mask_in_observation=True)`` puts the observation and
+``action_mask`` into the tensordict; TorchRL's ``ActionMask`` transform applies the mask to the
+action spec, and the actor samples from ``MaskedCategorical`` (TorchRL's documented pattern).
+The mask is cast to bool first (the env's is int8, as PettingZoo's and SB3's are). Collection,
+GAE and the clipped loss are TorchRL's (``Collector``, ``GAE``, ``ClipPPOLoss``).
+
+At the end the greedy policy plays duplicate deals against ``heuristic``
+(``sixtysix_env.integrations.evaluate``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+import torch
+from torch import nn
+
+import sixtysix_env  # noqa: F401  (registers SixtySix-v0)
+from sixtysix_env.integrations.evaluate import duplicate_eval
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
+    )
+    p.add_argument("--frames", type=int, default=200_000, help="env steps to train on")
+    p.add_argument("--frames-per-batch", type=int, default=4096)
+    p.add_argument("--envs", type=int, default=8, help="envs stepped together (SerialEnv)")
+    p.add_argument("--minutes", type=float, default=None, help="stop after the batch that passes this wall time")
+    p.add_argument("--epochs", type=int, default=4)
+    p.add_argument("--minibatch", type=int, default=512)
+    p.add_argument("--lr", type=float, default=3e-4)
+    p.add_argument("--hidden", type=int, default=256)
+    p.add_argument("--threads", type=int, default=1, help="torch threads (1 is fastest on a busy 2-core machine)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--eval-deals", type=int, default=2000, help="duplicate deals against heuristic at the end")
+    args = p.parse_args(argv)
+    if args.minibatch > args.frames_per_batch:
+        p.error(f"--minibatch {args.minibatch} is larger than --frames-per-batch {args.frames_per_batch}")
+    return args
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    from tensordict.nn import TensorDictModule
+    from torchrl.collectors import Collector
+    from torchrl.data import LazyTensorStorage, ReplayBuffer, SamplerWithoutReplacement
+    from torchrl.envs import ActionMask, DTypeCastTransform, GymEnv, SerialEnv, TransformedEnv
+    from torchrl.modules import MaskedCategorical, ProbabilisticActor, ValueOperator
+    from torchrl.objectives import ClipPPOLoss
+    from torchrl.objectives.value import GAE
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+
+    def make_env() -> TransformedEnv:
+        base = GymEnv("SixtySix-v0", opponent="heuristic", mask_in_observation=True, categorical_action_encoding=True)
+        cast = DTypeCastTransform(torch.int8, torch.bool, in_keys=["action_mask"])
+        return TransformedEnv(base, cast)
+
+    env = TransformedEnv(SerialEnv(args.envs, make_env), ActionMask())
+    env.set_seed(args.seed)
+    obs_size = env.observation_spec["observation"].shape[-1]
+    n_actions = env.action_spec.space.n
+
+    def mlp(out: int) -> nn.Module:
+        h = args.hidden
+        return nn.Sequential(nn.Linear(obs_size, h), nn.Tanh(), nn.Linear(h, h), nn.Tanh(), nn.Linear(h, out))
+
+    logits_net = TensorDictModule(mlp(n_actions), in_keys=["observation"], out_keys=["logits"])
+    actor = ProbabilisticActor(
+        logits_net,
+        in_keys={"logits": "logits", "mask": "action_mask"},
+        out_keys=["action"],
+        distribution_class=MaskedCategorical,
+        return_log_prob=True,
+        spec=env.action_spec,
+    )
+    critic = ValueOperator(mlp(1), in_keys=["observation"])
+    loss = ClipPPOLoss(actor, critic, clip_epsilon=0.2, entropy_coeff=0.01, critic_coeff=0.5)
+    gae = GAE(gamma=1.0, lmbda=0.95, value_network=critic)
+    opt = torch.optim.Adam(loss.parameters(), lr=args.lr)
+    collector = Collector(
+        env,
+        actor,
+        frames_per_batch=args.frames_per_batch,
+        total_frames=args.frames,
+        auto_register_policy_transforms=False,
+    )
+    buffer = ReplayBuffer(storage=LazyTensorStorage(args.frames_per_batch), sampler=SamplerWithoutReplacement())
+    start = time.time()
+    frames = 0
+    for i, batch in enumerate(collector, 1):
+        frames += batch.numel()
+        with torch.no_grad():
+            gae(batch)
+        buffer.extend(batch.reshape(-1))
+        for _ in range(args.epochs):
+            for _ in range(args.frames_per_batch // args.minibatch):
+                parts = loss(buffer.sample(args.minibatch))
+                total = parts["loss_objective"] + parts["loss_critic"] + parts["loss_entropy"]
+                opt.zero_grad()
+                total.backward()
+                nn.utils.clip_grad_norm_(loss.parameters(), 0.5)
+                opt.step()
+        ended = batch["next", "done"].squeeze(-1)
+        rewards = batch["next", "reward"].squeeze(-1)[ended]
+        mean = rewards.mean().item() if ended.any() else float("nan")
+        print(
+            f"batch {i} frames {frames} last-step reward of ended deals {mean:+.3f} ({time.time() - start:.0f} s)",
+            flush=True,
+        )
+        if args.minutes is not None and time.time() - start > 60 * args.minutes:
+            break
+    collector.shutdown()
+    print(f"trained {frames} frames in {time.time() - start:.0f} s")
+    net = logits_net.module
+
+    def greedy(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        with torch.no_grad():
+            logits = net(torch.as_tensor(obs))
+        logits = logits.masked_fill(~torch.as_tensor(masks, dtype=torch.bool), -torch.inf)
+        return logits.argmax(-1).numpy()
+
+    if args.eval_deals >= 2:
+        print("torchrl_ppo", duplicate_eval(greedy, deals=args.eval_deals, seed=12345))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,62 @@
+"""Compile the batched engine's numba kernels ahead of first use.
+
+    python -m sixtysix_env.fast.warmup
+
+The kernels are compiled with ``cache=True``: the first process that uses them compiles them
+(tens of seconds) and numba writes the machine code next to the sources, in
+``sixtysix_env/fast/__pycache__`` (or, where that folder is read-only, a user-wide folder such
+as ``~/.cache/numba``; ``NUMBA_CACHE_DIR`` overrides both). Later processes load it in about a
+second. The first use prints one line saying so; this command pays the cost up front (after an
+install, in a Docker build, before a CI run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from .cache import cache_dir, is_cached
+
+__all__ = ["warm_up", "main"]
+
+
+def warm_up() -> None:
+    """Run every kernel once: self-play and both built-in opponents, every view and policy."""
+    from .batch import OPPONENTS, BatchedDeals
+    from .vector_env import SixtySixVectorEnv
+
+    deals = BatchedDeals(2, "standard", seed=0)
+    deals.observe()
+    deals.legal_masks()
+    for _ in range(3):
+        deals.step_observe(deals.heuristic_actions())
+        deals.step(deals.sample_actions())
+    deals.reset(arrangements=[deals.arrangement(0), deals.arrangement(1)])
+    for opponent in OPPONENTS:
+        env = SixtySixVectorEnv(2, opponent=opponent, seed=0)
+        _, info = env.reset(seed=0)
+        for _ in range(3):
+            acts = np.array([np.flatnonzero(m)[0] for m in info["action_mask"]])
+            acts[0] = np.flatnonzero(info["action_mask"][0] == 0)[0]  # an illegal action: a redeal
+            _, _, _, _, info = env.step(acts)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m sixtysix_env.fast.warmup",
+        description="Compile (or load) the batched engine's numba kernels now, so the first real use is fast.",
+    )
+    parser.parse_args(argv)
+    before = is_cached()
+    start = time.perf_counter()
+    warm_up()
+    took = time.perf_counter() - start
+    what = "loaded from the cache" if before else "compiled and cached"
+    print(f"numba kernels {what} in {took:.1f} s ({cache_dir()})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
