@@ -86,6 +86,8 @@ def is_choice(value: object, choice: object) -> bool:
         return False
     if isinstance(value, bool) != isinstance(choice, bool):
         return False
+    if isinstance(choice, bool):
+        return True
     return not isinstance(choice, int) or as_index(value) is not None
 
 

@@ -150,7 +150,7 @@ def test_a_zero_d_integer_array_is_an_action(mode):
     _, info = env.reset(seed=0)
     legal = int(np.flatnonzero(info["action_mask"])[0])
     _, reward, terminated, _, info = env.step(np.array(legal))
-    assert "illegal_action" not in info and reward > -3
+    assert not info["illegal_action"] and reward > -3
     history = list(env.deal.history)
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     if mode == "raise":
@@ -175,12 +175,16 @@ def test_batched_actions_out_of_range_raise_and_change_nothing(bad):
 
 
 def test_the_vector_env_refuses_no_action():
-    env = SixtySixVectorEnv(2, seed=0)
+    env = SixtySixVectorEnv(2, seed=0, illegal_action="raise")
     env.reset(seed=0)
     actions = env.action_masks().argmax(axis=1)
     actions[0] = -1
     with pytest.raises(IllegalActionError, match="illegal action -1 in env 0"):
         env.step(actions)
+    env = SixtySixVectorEnv(2, seed=0)  # the default ends that env's deal with the penalty, flagged
+    env.reset(seed=0)
+    _, reward, terminated, _, infos = env.step(actions)
+    assert terminated[0] and reward[0] == -3 and infos["final_info"]["illegal_action"][0]
 
 
 # ---------------------------------------------------------------- 7. non-finite numbers

@@ -122,26 +122,34 @@ def test_constructor(value, option):
         result.step(result.sample_actions())
 
 
-@given(st.integers(0, 1000), st.lists(row_actions, min_size=N, max_size=N))
-def test_vector_env_step(seed, rows):
-    env = _vector_env()
+@given(st.integers(0, 1000), st.lists(row_actions, min_size=N, max_size=N), st.sampled_from(["raise", "terminate"]))
+def test_vector_env_step(seed, rows, illegal_action):
+    env = _vector_env(illegal_action)
     env.reset(seed=seed)
     masks = env.action_masks()
     actions = np.array(rows, dtype=np.int64)
     result = attempt(lambda: env.step(actions), lambda: snapshot(env.deals), names=False)
-    ok = all(0 <= a < 32 and masks[i, a] for i, a in enumerate(rows))
-    assert isinstance(result, Rejected) != ok
+    legal = [0 <= a < 32 and bool(masks[i, a]) for i, a in enumerate(rows)]
+    if illegal_action == "raise":
+        assert isinstance(result, Rejected) != all(legal)
+    else:  # an illegal row ends that row's deal with the penalty, flagged; the legal rows play on
+        assert not isinstance(result, Rejected)
+        _, reward, terminated, _, infos = result
+        bad = ~np.array(legal)
+        assert (terminated[bad]).all() and (reward[bad] == env.illegal_reward).all()
+        if bad.any():
+            assert (infos["final_info"]["illegal_action"][bad]).all()
     env.step(env.action_masks().argmax(axis=1))
 
 
 _VEC = {}
 
 
-def _vector_env() -> SixtySixVectorEnv:
-    if "env" not in _VEC:
-        _VEC["env"] = SixtySixVectorEnv(N, seed=0)
-        _VEC["env"].reset(seed=0)
-    return copy.deepcopy(_VEC["env"])
+def _vector_env(illegal_action: str = "raise") -> SixtySixVectorEnv:
+    if illegal_action not in _VEC:
+        _VEC[illegal_action] = SixtySixVectorEnv(N, seed=0, illegal_action=illegal_action)
+        _VEC[illegal_action].reset(seed=0)
+    return copy.deepcopy(_VEC[illegal_action])
 
 
 @given(
