@@ -77,9 +77,6 @@ class _RegisterAfterImport(importlib.abc.MetaPathFinder):
     ) -> importlib.machinery.ModuleSpec | None:
         if fullname not in self.pending:
             return None
-        self.pending.discard(fullname)
-        if not self.pending and self in sys.meta_path:
-            sys.meta_path.remove(self)
         spec = None
         for finder in sys.meta_path:  # the finders that would have found it without this one
             find = getattr(finder, "find_spec", None)
@@ -91,10 +88,17 @@ class _RegisterAfterImport(importlib.abc.MetaPathFinder):
         if loader is None or not hasattr(loader, "exec_module"):
             return spec
         run = loader.exec_module
+        pending = self.pending
 
         def exec_module(module: ModuleType) -> None:
             run(module)
-            _REGISTER[fullname]()
+            # only once the library has really been executed: a probe such as
+            # importlib.util.find_spec("gymnasium") (torchrl makes one) must not use up the hook
+            if fullname in pending:
+                pending.discard(fullname)
+                if not pending and self in sys.meta_path:
+                    sys.meta_path.remove(self)
+                _REGISTER[fullname]()
 
         loader.exec_module = exec_module
         return spec

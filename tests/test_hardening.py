@@ -271,6 +271,19 @@ def test_the_engine_imports_neither_gymnasium_nor_pettingzoo():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+def test_a_probe_for_gymnasium_does_not_use_up_the_registration():
+    # torchrl asks importlib.util.find_spec("gymnasium") before importing it
+    code = (
+        "import importlib.util, sys\nimport sixtysix_env\n"
+        "assert 'gymnasium' not in sys.modules\n"
+        "importlib.util.find_spec('gymnasium'); importlib.util.find_spec('pettingzoo')\n"
+        "import gymnasium, pettingzoo\n"
+        "gymnasium.make('SixtySix-v0').reset(seed=0)\n"
+        "pettingzoo.spec('aec', 'sixtysix/sixtysix_v0')\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
 # ---------------------------------------------------------------- 15. smaller ones
 def test_infostate_legal_mask_is_callable_like_the_deals():
     d = Deal.new(rng=random.Random(0))
