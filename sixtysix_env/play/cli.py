@@ -135,7 +135,7 @@ def _agents(
     probed: set[str] = set()
     for p in others:
         text = by_seat[p]
-        option = "--partner" if game == "four" and p == (human + 2) % 4 else "--opponent"
+        option = "--partner" if args.partner and game == "four" and p == (human + 2) % 4 else "--opponent"
         try:
             spec = _table_spec(text) if game != "two" and text.split(":")[0] in TABLE_AGENTS else parse_agent_spec(text)
             agent = spec.make()
