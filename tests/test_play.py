@@ -218,6 +218,7 @@ def test_a_bot_that_fails_mid_game_ends_it_cleanly(tmp_path, monkeypatch) -> Non
     [
         (["--players", "3", "--opponent", "alphabeta"], "--opponent alphabeta cannot play this game"),
         (["--players", "4", "--opponent", "pimc:bogus=1"], "--opponent pimc:bogus=1"),
+        (["--players", "4", "--partner", "pimc:bogus=1"], "--partner pimc:bogus=1"),
         (["--players", "3", "--rules", "standard"], "--rules standard is not a three-player preset"),
         (["--rules", "pagat"], "--rules pagat is not a two-player preset (pagat is a three and four-player preset)"),
         (["--opponent", "nosuchbot"], "unknown agent 'nosuchbot'"),
