@@ -31,10 +31,12 @@ import time
 from collections.abc import Iterator
 from itertools import combinations
 from math import comb
+from typing import Protocol
 
 from ..checks import check_choice, check_int, check_real
 from ..engine import Deal
 from ..infostate import InfoState
+from ..rules import Rules
 from .alphabeta import solve, solve_actions
 from .base import MAX_BUDGET, MAX_TIME_MS, only_choice
 from .heuristic import heuristic_deal_action, heuristic_info_action, heuristic_playout
@@ -42,10 +44,30 @@ from .heuristic import heuristic_deal_action, heuristic_info_action, heuristic_p
 __all__ = ["PIMCAgent", "evaluate_actions"]
 
 _ENDGAMES = ("playout", "solve")
+_SOLVERS = ("python", "fast")
 _MAX_ENUMERATED = 200
 
 
-def _finish(deal: Deal, player: int, endgame: str) -> float:
+class _Exact(Protocol):
+    def action_values(self, deal: Deal) -> dict[int, int]: ...
+    def value(self, deal: Deal, player: int | None = None) -> int: ...
+
+
+def fast_solver_for(rules: Rules) -> _Exact:
+    """One numba solver (``sixtysix_env.fast.solver``, needs the ``fast`` extra) per ruleset and
+    process: its table (23 MiB) is shared by every agent that searches those rules."""
+    from ..fast.solver import FastSolver
+
+    solver = _FAST_SOLVERS.get(rules)
+    if solver is None:
+        solver = _FAST_SOLVERS[rules] = FastSolver(rules, table_bits=20)
+    return solver
+
+
+_FAST_SOLVERS: dict[Rules, _Exact] = {}
+
+
+def _finish(deal: Deal, player: int, endgame: str, solver: _Exact | None = None) -> float:
     """Value for ``player`` of a sampled deal after one action: exact once the stock is closed or
     exhausted, else a heuristic playout (optionally only up to that point, then exact)."""
     if endgame == "solve":
@@ -54,21 +76,25 @@ def _finish(deal: Deal, player: int, endgame: str) -> float:
     if deal.outcome is not None:
         return deal.outcome.returns()[player]
     if not deal.stock_open:
-        return solve(deal, player)[0]
+        return solver.value(deal, player) if solver is not None else solve(deal, player)[0]
     return heuristic_playout(deal).returns()[player]
 
 
-def evaluate_actions(deal: Deal, legal: list[int], endgame: str = "playout") -> list[float]:
-    """Value of each action in ``legal`` on one full (sampled) deal, for the player to act."""
+def evaluate_actions(
+    deal: Deal, legal: list[int], endgame: str = "playout", solver: _Exact | None = None, exact_stock: int = 0
+) -> list[float]:
+    """Value of each action in ``legal`` on one full (sampled) deal, for the player to act: exact
+    once the stock is closed or exhausted, or holds at most ``exact_stock`` cards (``solver``:
+    the numba search, same values as the reference search, faster)."""
     player = deal.current
-    if not deal.stock_open:
-        values = solve_actions(deal, player)
+    if not deal.stock_open or (exact_stock and len(deal.stock) <= exact_stock):
+        values = solver.action_values(deal) if solver is not None else solve_actions(deal, player)
         return [values[a] for a in legal]
     out = []
     for a in legal:
         child = deal.clone()
         child.apply(a)
-        out.append(_finish(child, player, endgame))
+        out.append(_finish(child, player, endgame, solver))
     return out
 
 
@@ -103,10 +129,22 @@ class PIMCAgent:
 
     name = "pimc"
 
-    def __init__(self, samples: int | None = None, time_ms: float | None = None, endgame: str = "playout") -> None:
+    def __init__(
+        self,
+        samples: int | None = None,
+        time_ms: float | None = None,
+        endgame: str = "playout",
+        solver: str = "python",
+        exact_stock: int = 0,
+    ) -> None:
         samples = None if samples is None else check_int("samples", samples, 1, MAX_BUDGET)
         time_ms = None if time_ms is None else check_real("time_ms", time_ms, 0.0, MAX_TIME_MS, above=True)
         check_choice("endgame", endgame, _ENDGAMES)
+        check_choice("solver", solver, _SOLVERS)
+        self.exact_stock = check_int("exact_stock", exact_stock, 0, 12)
+        if self.exact_stock and solver != "fast":
+            raise ValueError("exact_stock needs solver='fast': the reference search takes seconds on an open stock")
+        self.solver = solver
         self.samples = samples if samples is not None else (1_000_000 if time_ms is not None else 20)
         self.time_ms = time_ms
         self.endgame = endgame
@@ -126,8 +164,9 @@ class PIMCAgent:
             deals: Iterator[Deal] = (info.sample(_Arranged(h)) for h in hands)
         else:
             deals = (info.sample(rng) for _ in range(self.samples))
+        exact = fast_solver_for(info.rules) if self.solver == "fast" else None
         for deal in deals:
-            for i, v in enumerate(evaluate_actions(deal, legal, self.endgame)):
+            for i, v in enumerate(evaluate_actions(deal, legal, self.endgame, exact, self.exact_stock)):
                 totals[i] += v
             if deadline is not None and time.perf_counter() >= deadline:
                 break
@@ -140,4 +179,7 @@ class PIMCAgent:
         return tied[0]
 
     def __repr__(self) -> str:
-        return f"PIMCAgent(samples={self.samples}, time_ms={self.time_ms}, endgame={self.endgame!r})"
+        return (
+            f"PIMCAgent(samples={self.samples}, time_ms={self.time_ms}, endgame={self.endgame!r}, "
+            f"solver={self.solver!r}, exact_stock={self.exact_stock})"
+        )
