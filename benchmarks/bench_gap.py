@@ -15,11 +15,19 @@ Every agent (and the oracle, which sees every card: ``sixtysix_env.agents.oracle
 
 The oracle is an upper bound that no fair agent can reach; with ``--no-oracle`` the gap column
 is left out. Agents are given as in the arena (``pimc:samples=50``, ``mybot.py:MyBot``).
+
+The oracle is the slow part (about 2-4 CPU s per standard deal with the numba search of the
+``fast`` extra, minutes without it), and its games depend only on the rules, the opponent, the
+seed and the deals: ``--oracle-cache DIR`` (default ``results/oracle-cache``) keeps them in a
+JSON file per setting, so measuring your own agents against the same deals later reuses them.
+``--json FILE`` writes every agent's per-pair results.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import math
 import random
 import statistics
@@ -135,6 +143,25 @@ def run(label: str, me: Chooser, them: Chooser, deals: Sequence[Deal], seed: int
     return res
 
 
+def oracle_run(
+    against: str, rules_name: str, deals: Sequence[Deal], seed: int, cache: Path | None, progress: bool, them: Chooser
+) -> Result:
+    """The oracle's games, from the cache when the same setting was played before."""
+    name = f"{rules_name}_{against}_seed{seed}_deals{len(deals)}".replace(":", "-").replace("/", "-")
+    path = cache / f"{name}.json" if cache is not None else None
+    if path is not None and path.is_file():
+        data = json.loads(path.read_text())
+        data["pair_points"] = [tuple(p) for p in data["pair_points"]]
+        print(f"oracle (cheats): {len(data['pair_points'])} deal pairs from {path}", file=sys.stderr, flush=True)
+        return Result(**data)
+    solver = OracleAgent()
+    res = run("oracle (cheats)", lambda d, _rng: solver.choose(d), them, deals, seed, progress)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(dataclasses.asdict(res)))
+    return res
+
+
 def table(results: list[Result], oracle: Result | None, against: str) -> str:
     from tabulate import tabulate
 
@@ -161,8 +188,8 @@ def main(argv: Sequence[str] | None = None) -> str:
     ap = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
-        epilog="The oracle's exact search is slow on the 24-card games (tens of CPU seconds for the first "
-        "decision of a standard deal); --no-oracle leaves it and the gap column out.",
+        epilog="The oracle's exact search is the slow part (2-4 CPU s per standard deal with numba, the fast "
+        "extra; minutes without); --oracle-cache reuses its games, --no-oracle leaves it and the gap column out.",
     )
     ap.add_argument("--agents", default="pimc,ppo,alphabeta", help="comma-separated agent specs, as in the arena")
     ap.add_argument("--against", default="heuristic", help="the opponent every agent plays (an agent spec)")
@@ -171,6 +198,12 @@ def main(argv: Sequence[str] | None = None) -> str:
     ap.add_argument("--rules", default="standard", choices=list(PRESETS), help="rules preset")
     ap.add_argument("--oracle", action=argparse.BooleanOptionalAction, default=True, help="play the oracle too")
     ap.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True, help="tqdm bars on stderr")
+    ap.add_argument(
+        "--oracle-cache",
+        default="results/oracle-cache",
+        help="folder keeping the oracle's games per setting ('none': always replay them)",
+    )
+    ap.add_argument("--json", default=None, help="write every agent's per-pair results to this file")
     args = ap.parse_args(argv)
     if args.deals < 1:
         ap.error(f"--deals must be at least 1, got {args.deals}")
@@ -192,15 +225,17 @@ def main(argv: Sequence[str] | None = None) -> str:
     results: list[Result] = []
     oracle = None
     if args.oracle:
-        solver = OracleAgent()
+        cache = None if args.oracle_cache.lower() == "none" else Path(args.oracle_cache)
         them = fair(opponent.make())
-        oracle = run("oracle (cheats)", lambda d, _rng: solver.choose(d), them, deals, args.seed, args.progress)
+        oracle = oracle_run(opponent.label, rules.name, deals, args.seed, cache, args.progress, them)
         results.append(oracle)
     for spec in specs:
         them = fair(opponent.make())  # a fresh opponent per agent: no state carried between runs
         results.append(run(spec.label, fair(spec.make()), them, deals, args.seed, args.progress))
     out = table(results, oracle, opponent.label)
     print(out)
+    if args.json:
+        Path(args.json).write_text(json.dumps([dataclasses.asdict(r) for r in results], indent=1))
     return out
 
 

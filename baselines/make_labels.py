@@ -1,0 +1,124 @@
+#!/usr/bin/env python
+"""Teacher labels for expert iteration: a search agent's decisions, to distil into a network.
+
+    python baselines/make_labels.py --teacher pimc:solver=fast --minutes 20 --out results/labels_standard.npz
+    python baselines/train_fast.py --teacher-labels results/labels_standard.npz ...
+
+The teacher plays both seats of fresh deals (with ``--explore`` of its moves replaced by random
+legal ones, so the positions are not only its own lines); every decision where it had a choice
+gives one row: the observation the envs give (``encode_vector``, 235 floats), the legal mask
+(32 bools), the teacher's action, and the game points that player ended the deal with (a value
+target; a random move's row is kept for its value only, with ``action`` = -1). Uses only the
+engine and the agents (no torch): ``--workers`` processes split the deals, each seeded from
+``--seed`` and its index, so a run is reproducible for a fixed number of deals (``--deals``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # run as a script from a checkout
+    sys.path.insert(0, str(ROOT))
+
+from sixtysix_env.agents.spec import parse_agent_spec  # noqa: E402
+from sixtysix_env.engine import Deal  # noqa: E402
+from sixtysix_env.envs.sixtysix_v0 import mask_array  # noqa: E402
+from sixtysix_env.observers import VECTOR_SIZE, encode_vector  # noqa: E402
+from sixtysix_env.rules import PRESETS, get_rules  # noqa: E402
+
+Rows = tuple[list[np.ndarray], list[np.ndarray], list[int], list[float]]
+
+
+def label_deal(teacher: object, rules: str, seed: int, explore: float) -> Rows:
+    """One deal played by the teacher in both seats: its rows."""
+    rng = random.Random(seed)
+    deal = Deal.new(get_rules(rules), rng, dealer=rng.randrange(2))
+    obs, masks, actions, seats = [], [], [], []
+    while deal.outcome is None:
+        legal = deal.legal_actions()
+        if len(legal) == 1:
+            deal.apply(legal[0])
+            continue
+        info = deal.information_state(deal.current)
+        if rng.random() < explore:
+            action, label = rng.choice(legal), -1
+        else:
+            action = label = teacher.act(info, rng)  # type: ignore[attr-defined]
+        obs.append(encode_vector(info))
+        masks.append(mask_array(deal.legal_mask()).astype(bool))
+        actions.append(label)
+        seats.append(deal.current)
+        deal.apply(action)
+    returns = deal.returns()
+    return obs, masks, actions, [float(returns[p]) for p in seats]
+
+
+def _worker(job: tuple[str, str, list[int], float, float]) -> Rows:
+    spec, rules, seeds, explore, deadline = job
+    teacher = parse_agent_spec(spec).make()
+    out: Rows = ([], [], [], [])
+    for s in seeds:
+        if time.time() > deadline:
+            break
+        for dst, src in zip(out, label_deal(teacher, rules, s, explore), strict=True):
+            dst.extend(src)  # type: ignore[arg-type]
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--teacher", default="pimc:solver=fast", help="agent spec of the teacher (as in the arena)")
+    ap.add_argument("--rules", default="standard", choices=list(PRESETS))
+    ap.add_argument("--deals", type=int, default=100_000, help="deals to play (at most; see --minutes)")
+    ap.add_argument("--minutes", type=float, default=None, help="stop after this wall time (then fewer deals)")
+    ap.add_argument("--explore", type=float, default=0.1, help="share of the teacher's moves made at random")
+    ap.add_argument("--workers", type=int, default=1, help="processes")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", default=None, help="output .npz (default results/labels_<rules>.npz)")
+    args = ap.parse_args(argv)
+    if args.deals < 1 or args.workers < 1:
+        ap.error("--deals and --workers must be at least 1")
+    if not 0.0 <= args.explore < 1.0:
+        ap.error(f"--explore must be in [0, 1), got {args.explore}")
+    try:
+        parse_agent_spec(args.teacher)
+    except ValueError as e:
+        ap.error(f"--teacher: {e}")
+    out = Path(args.out or f"results/labels_{args.rules}.npz")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    deadline = time.time() + 60 * args.minutes if args.minutes is not None else float("inf")
+    seeds = [args.seed * 1_000_003 + i for i in range(args.deals)]
+    jobs = [(args.teacher, args.rules, seeds[w :: args.workers], args.explore, deadline) for w in range(args.workers)]
+    start = time.time()
+    if args.workers == 1:
+        parts = [_worker(jobs[0])]
+    else:
+        with ProcessPoolExecutor(args.workers) as pool:
+            parts = list(pool.map(_worker, jobs))
+    obs = [o for p in parts for o in p[0]]
+    np.savez_compressed(
+        out,
+        obs=np.asarray(obs, dtype=np.float32).reshape(-1, VECTOR_SIZE),
+        mask=np.asarray([m for p in parts for m in p[1]], dtype=bool).reshape(-1, 32),
+        action=np.asarray([a for p in parts for a in p[2]], dtype=np.int64),
+        value=np.asarray([v for p in parts for v in p[3]], dtype=np.float32),
+    )
+    labelled = sum(a >= 0 for p in parts for a in p[2])
+    print(
+        f"{out}: {len(obs)} positions ({labelled} with a teacher action) from {args.teacher} on {args.rules}, "
+        f"{time.time() - start:.0f} s wall, {os.cpu_count()} cores",
+        flush=True,
+    )
+
+
+if __name__ == "__main__":
+    main()
