@@ -8,7 +8,7 @@ The teacher plays both seats of fresh deals (with ``--explore`` of its moves rep
 legal ones, so the positions are not only its own lines); every decision where it had a choice
 gives one row: the observation the envs give (``encode_vector``, 235 floats), the legal mask
 (32 bools), the teacher's action, and the game points that player ended the deal with (a value
-target; a random move's row is kept for its value only, with ``action`` = -1). Uses only the
+target; the random moves are played but not labelled). Uses only the
 engine and the agents (no torch): ``--workers`` processes split the deals, each seeded from
 ``--seed`` and its index, so a run is reproducible for a fixed number of deals (``--deals``).
 """
@@ -48,14 +48,14 @@ def label_deal(teacher: object, rules: str, seed: int, explore: float) -> Rows:
         if len(legal) == 1:
             deal.apply(legal[0])
             continue
+        if rng.random() < explore:  # played, not labelled
+            deal.apply(rng.choice(legal))
+            continue
         info = deal.information_state(deal.current)
-        if rng.random() < explore:
-            action, label = rng.choice(legal), -1
-        else:
-            action = label = teacher.act(info, rng)  # type: ignore[attr-defined]
+        action = teacher.act(info, rng)  # type: ignore[attr-defined]
         obs.append(encode_vector(info))
         masks.append(mask_array(deal.legal_mask()).astype(bool))
-        actions.append(label)
+        actions.append(action)
         seats.append(deal.current)
         deal.apply(action)
     returns = deal.returns()
@@ -112,9 +112,8 @@ def main(argv: list[str] | None = None) -> None:
         action=np.asarray([a for p in parts for a in p[2]], dtype=np.int64),
         value=np.asarray([v for p in parts for v in p[3]], dtype=np.float32),
     )
-    labelled = sum(a >= 0 for p in parts for a in p[2])
     print(
-        f"{out}: {len(obs)} positions ({labelled} with a teacher action) from {args.teacher} on {args.rules}, "
+        f"{out}: {len(obs)} labelled positions from {args.teacher} on {args.rules}, "
         f"{time.time() - start:.0f} s wall, {os.cpu_count()} cores",
         flush=True,
     )

@@ -3,6 +3,7 @@ the heuristic's rules on written positions, and the registry."""
 
 from __future__ import annotations
 
+import importlib.util
 import random
 
 import pytest
@@ -180,7 +181,9 @@ def _phase1_or_closed(d: Deal) -> bool:
 @pytest.mark.parametrize("rules", [PRESETS["standard"], PRESETS["schnapsen"]], ids=["standard", "schnapsen"])
 def test_agents_ignore_hidden_cards(rules) -> None:
     """Permuting the cards a player cannot see changes nothing it does (same sampler seed)."""
-    agents = (PIMCAgent(samples=6), PIMCAgent(samples=3, endgame="solve"), ISMCTSAgent(iterations=40), HeuristicAgent())
+    agents = [PIMCAgent(samples=6), PIMCAgent(samples=3, endgame="solve"), ISMCTSAgent(iterations=40), HeuristicAgent()]
+    if importlib.util.find_spec("numba") is not None:  # the numba search (fast extra)
+        agents.append(PIMCAgent(samples=4, solver="fast"))
     rng = random.Random(99)
     for d in _positions(rules, seed=21, n=5, until=_phase1_or_closed):
         p = d.current
