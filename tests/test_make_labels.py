@@ -1,0 +1,39 @@
+"""baselines/make_labels.py: teacher labels for distillation, consistent and reproducible."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "baselines" / "make_labels.py"
+
+
+def _run(tmp_path: Path, name: str, *extra: str) -> subprocess.CompletedProcess[str]:
+    cmd = [sys.executable, str(SCRIPT), "--teacher", "heuristic", "--deals", "6", "--out", str(tmp_path / name)]
+    return subprocess.run([*cmd, *extra], capture_output=True, text=True, timeout=600, cwd=tmp_path)
+
+
+def test_labels_are_legal_teacher_moves_with_the_players_result(tmp_path: Path) -> None:
+    done = _run(tmp_path, "a.npz", "--rules", "schnapsen")
+    assert done.returncode == 0, done.stderr
+    with np.load(tmp_path / "a.npz", allow_pickle=False) as f:
+        obs, mask, action, value = f["obs"], f["mask"], f["action"], f["value"]
+    n = len(action)
+    assert n > 30 and obs.shape == (n, 235) and mask.shape == (n, 32) and value.shape == (n,)
+    assert mask[np.arange(n), action].all()  # every label is legal where it was taken
+    assert (mask.sum(1) >= 2).all()  # forced moves are not labels
+    assert set(np.unique(value)) <= {-3.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0}
+    assert f"{n} labelled positions" in done.stdout
+    assert _run(tmp_path, "b.npz", "--rules", "schnapsen").returncode == 0
+    with np.load(tmp_path / "b.npz", allow_pickle=False) as f:
+        assert np.array_equal(f["obs"], obs) and np.array_equal(f["action"], action)  # same seed, same labels
+
+
+def test_bad_options_are_refused(tmp_path: Path) -> None:
+    for bad, message in ((["--teacher", "nobody"], "unknown agent"), (["--explore", "1.5"], "--explore")):
+        done = _run(tmp_path, "c.npz", *bad)
+        assert done.returncode == 2 and message in done.stderr, done.stderr
