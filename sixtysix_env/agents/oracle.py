@@ -21,10 +21,15 @@ table (also when the same deal is replayed with the seats swapped), so they are 
 from __future__ import annotations
 
 import importlib.util
+from typing import TYPE_CHECKING
 
 from ..checks import check_choice
 from ..engine import Deal
+from ..rules import Rules
 from .alphabeta import Solver
+
+if TYPE_CHECKING:
+    from ..fast.solver import FastSolver
 
 __all__ = ["OracleAgent"]
 
@@ -43,9 +48,9 @@ class OracleAgent:
         self.solver = solver
         self._key: object = None
         self._solver: Solver | None = None
-        self._fast: dict[object, object] = {}
+        self._fast: dict[Rules, FastSolver] = {}
 
-    def _fast_for(self, deal: Deal) -> object:
+    def _fast_for(self, deal: Deal) -> FastSolver:
         from ..fast.solver import FastSolver
 
         fast = self._fast.get(deal.rules)
@@ -71,7 +76,7 @@ class OracleAgent:
         if not mask & (mask - 1):
             return mask.bit_length() - 1
         if self.solver == "fast":
-            return self._fast_for(deal).solve(deal)[1]  # type: ignore[attr-defined]
+            return self._fast_for(deal).solve(deal)[1]
         return self._solver_for(deal).solve(deal)[1]
 
     def value(self, deal: Deal, player: int | None = None) -> float:
@@ -84,7 +89,7 @@ class OracleAgent:
         if p not in (0, 1):
             raise ValueError(f"player must be 0 or 1, got {player!r}")
         if self.solver == "fast":
-            return float(self._fast_for(deal).value(deal, p))  # type: ignore[attr-defined]
+            return float(self._fast_for(deal).value(deal, p))
         v = self._solver_for(deal).solve(deal)[0]
         return v if p == 0 else -v
 
