@@ -34,6 +34,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -42,9 +43,9 @@ if str(ROOT) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(ROOT))
 
 from sixtysix_env.agents.oracle import OracleAgent  # noqa: E402
-from sixtysix_env.agents.spec import parse_agent_spec  # noqa: E402
+from sixtysix_env.agents.spec import AgentSpec, parse_agent_spec  # noqa: E402
 from sixtysix_env.engine import Deal  # noqa: E402
-from sixtysix_env.rules import PRESETS, get_rules  # noqa: E402
+from sixtysix_env.rules import PRESETS, Rules, get_rules  # noqa: E402
 
 Z95 = 1.959964
 Chooser = Callable[[Deal, random.Random], int]
@@ -117,45 +118,98 @@ def fair(agent: object) -> Chooser:
     return lambda d, rng: act(d.information_state(d.current), rng)
 
 
-def run(label: str, me: Chooser, them: Chooser, deals: Sequence[Deal], seed: int, progress: bool) -> Result:
-    res = Result(label)
-    iterator: object = deals
-    if progress:
-        try:
-            from tqdm import tqdm
+def make_deals(rules: Rules, count: int, seed: int) -> list[Deal]:
+    """The benchmark's deals: the same for every agent (and in every worker) for one seed."""
+    rng = random.Random(seed)
+    return [Deal.new(rules, rng, dealer=i % 2) for i in range(count)]
 
-            iterator = tqdm(deals, desc=label, unit="pair", leave=False, file=sys.stderr)
-        except ImportError:
-            pass
-    for i, deal in enumerate(iterator):  # type: ignore[arg-type]
+
+def chooser(spec: AgentSpec | None) -> Chooser:
+    """A fair agent from its spec, or the oracle for ``None``."""
+    if spec is None:
+        oracle = OracleAgent()
+        return lambda d, _rng: oracle.choose(d)
+    return fair(spec.make())
+
+
+Job = tuple[str, "AgentSpec | None", AgentSpec, Rules, int, int, Sequence[int]]
+
+
+def play_pairs(job: Job) -> Result:
+    """The games of deal pairs ``indices`` (one worker's share; seeds depend only on the index)."""
+    label, me_spec, them_spec, rules, count, seed, indices = job
+    deals = make_deals(rules, count, seed)
+    me, them = chooser(me_spec), chooser(them_spec)  # a fresh opponent per agent: no state carried over
+    res = Result(label)
+    for i in indices:
         points = []
         for seat in (0, 1):
             base = seed * 1_000_003 + 4 * i + 2 * seat  # the same players' seeds for every agent
             rngs = (random.Random(base), random.Random(base + 1))
-            g, cpu, n = play(deal, seat, me, them, rngs)
+            g, cpu, n = play(deals[i], seat, me, them, rngs)
             points.append(g)
             res.wins += 1.0 if g > 0 else (0.5 if g == 0 else 0.0)
             res.deals += 1
             res.cpu_s += cpu
             res.decisions += n
         res.pair_points.append((points[0], points[1]))
+    return res
+
+
+def run(
+    label: str,
+    me: AgentSpec | None,
+    them: AgentSpec,
+    rules: Rules,
+    count: int,
+    seed: int,
+    progress: bool,
+    workers: int = 1,
+) -> Result:
+    """Every deal pair, split over ``workers`` processes in blocks of 5 (same results for any count)."""
+    blocks = [range(i, min(i + 5, count)) for i in range(0, count, 5)]
+    jobs = [(label, me, them, rules, count, seed, b) for b in blocks]
+    bar = None
+    if progress:
+        try:
+            from tqdm import tqdm
+
+            bar = tqdm(total=count, desc=label, unit="pair", leave=False, file=sys.stderr)
+        except ImportError:
+            pass
+    res = Result(label)
+    pool = ProcessPoolExecutor(workers) if workers > 1 else None
+    try:
+        parts = pool.map(play_pairs, jobs) if pool is not None else map(play_pairs, jobs)
+        for part in parts:
+            res.pair_points.extend(part.pair_points)
+            res.wins += part.wins
+            res.deals += part.deals
+            res.cpu_s += part.cpu_s
+            res.decisions += part.decisions
+            if bar is not None:
+                bar.update(len(part.pair_points))
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+        if bar is not None:
+            bar.close()
     print(f"{label}: G {res.g:+.3f} over {res.deals} games, {res.cpu_s:.0f} s CPU", file=sys.stderr, flush=True)
     return res
 
 
 def oracle_run(
-    against: str, rules_name: str, deals: Sequence[Deal], seed: int, cache: Path | None, progress: bool, them: Chooser
+    them: AgentSpec, rules: Rules, count: int, seed: int, cache: Path | None, progress: bool, workers: int
 ) -> Result:
     """The oracle's games, from the cache when the same setting was played before."""
-    name = f"{rules_name}_{against}_seed{seed}_deals{len(deals)}".replace(":", "-").replace("/", "-")
+    name = f"{rules.name}_{them.label}_seed{seed}_deals{count}".replace(":", "-").replace("/", "-")
     path = cache / f"{name}.json" if cache is not None else None
     if path is not None and path.is_file():
         data = json.loads(path.read_text())
         data["pair_points"] = [tuple(p) for p in data["pair_points"]]
         print(f"oracle (cheats): {len(data['pair_points'])} deal pairs from {path}", file=sys.stderr, flush=True)
         return Result(**data)
-    solver = OracleAgent()
-    res = run("oracle (cheats)", lambda d, _rng: solver.choose(d), them, deals, seed, progress)
+    res = run("oracle (cheats)", None, them, rules, count, seed, progress, workers)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(dataclasses.asdict(res)))
@@ -203,10 +257,13 @@ def main(argv: Sequence[str] | None = None) -> str:
         default="results/oracle-cache",
         help="folder keeping the oracle's games per setting ('none': always replay them)",
     )
+    ap.add_argument("--workers", type=int, default=1, help="processes (the results do not depend on it)")
     ap.add_argument("--json", default=None, help="write every agent's per-pair results to this file")
     args = ap.parse_args(argv)
     if args.deals < 1:
         ap.error(f"--deals must be at least 1, got {args.deals}")
+    if args.workers < 1:
+        ap.error(f"--workers must be at least 1, got {args.workers}")
     specs = []
     for text in [*args.agents.split(","), args.against]:
         try:
@@ -215,8 +272,6 @@ def main(argv: Sequence[str] | None = None) -> str:
             ap.error(f"agent {text!r}: {e}")
     opponent = specs.pop()
     rules = get_rules(args.rules)
-    rng = random.Random(args.seed)
-    deals = [Deal.new(rules, rng, dealer=i % 2) for i in range(args.deals)]
     print(
         f"{args.deals} duplicate deals ({2 * args.deals} games) per agent, {rules.name} rules, "
         f"against {opponent.label}, seed {args.seed}",
@@ -226,12 +281,10 @@ def main(argv: Sequence[str] | None = None) -> str:
     oracle = None
     if args.oracle:
         cache = None if args.oracle_cache.lower() == "none" else Path(args.oracle_cache)
-        them = fair(opponent.make())
-        oracle = oracle_run(opponent.label, rules.name, deals, args.seed, cache, args.progress, them)
+        oracle = oracle_run(opponent, rules, args.deals, args.seed, cache, args.progress, args.workers)
         results.append(oracle)
     for spec in specs:
-        them = fair(opponent.make())  # a fresh opponent per agent: no state carried between runs
-        results.append(run(spec.label, fair(spec.make()), them, deals, args.seed, args.progress))
+        results.append(run(spec.label, spec, opponent, rules, args.deals, args.seed, args.progress, args.workers))
     out = table(results, oracle, opponent.label)
     print(out)
     if args.json:

@@ -194,15 +194,20 @@ def test_gap_benchmark_command_prints_the_table(tmp_path) -> None:
 
 
 def test_gap_benchmark_keeps_the_oracles_games(tmp_path) -> None:
-    """The second run with the same setting reads the oracle's games from the cache: same row."""
+    """The second run with the same setting reads the oracle's games from the cache: same row; two
+    worker processes give the agents' rows of one process."""
     cache, out = tmp_path / "cache", tmp_path / "res.json"
     cmd = [sys.executable, str(ROOT / "benchmarks" / "bench_gap.py"), "--agents", "heuristic", "--rules", "schnapsen"]
     cmd += ["--deals", "2", "--no-progress", "--oracle-cache", str(cache), "--json", str(out)]
-    runs = [subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=900) for _ in range(2)]
+    runs = [
+        subprocess.run(c, cwd=tmp_path, capture_output=True, text=True, timeout=900)
+        for c in (cmd, [*cmd, "--workers", "2"])
+    ]
     assert all(r.returncode == 0 for r in runs), runs[0].stderr + runs[1].stderr
     assert len(list(cache.glob("schnapsen_heuristic_seed0_deals2.json"))) == 1
     assert "from" in runs[1].stderr and "from" not in runs[0].stderr
-    rows = [next(line for line in r.stdout.splitlines() if line.startswith("| oracle")) for r in runs]
-    assert rows[0].split("|")[1:4] == rows[1].split("|")[1:4]  # G, win rate, gap (1) agree
+    for name in ("| oracle", "| heuristic"):
+        rows = [next(line for line in r.stdout.splitlines() if line.startswith(name)) for r in runs]
+        assert rows[0].split("|")[1:5] == rows[1].split("|")[1:5]  # G, win rate, gap agree
     saved = json.loads(out.read_text())
     assert [r["label"] for r in saved] == ["oracle (cheats)", "heuristic"] and len(saved[1]["pair_points"]) == 2
