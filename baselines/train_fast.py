@@ -82,7 +82,7 @@ class Options:
     out: str = ""
     num_envs: int = 1024
     n_steps: int = 32
-    minibatch: int = 4096
+    minibatch: int = 1024
     epochs: int = 2
     lr: float = 3e-4
     lr_final: float = 0.3
@@ -98,7 +98,7 @@ class Options:
     score_share: float = 0.5
     bc_deals: int = 20_000
     bc_explore: float = 0.15
-    bc_epochs: int = 4
+    bc_epochs: int = 5
     bc_lr: float = 1e-3
     bc_minibatch: int = 1024
     init: str = ""
