@@ -538,6 +538,7 @@ class Trainer:
         self._kinds, self._probs = kinds, np.array([opts.shares[k] for k in kinds])
         self.results: dict[str, deque[float]] = {k: deque(maxlen=5000) for k in OPPONENT_KINDS}
         """The learner's game points of the deals finished lately, per opponent kind."""
+        self.draw(np.arange(n))  # before the first snapshot: its share plays the heuristic for one deal
 
     # ------------------------------------------------------------------ opponents
     def snapshot(self) -> None:
