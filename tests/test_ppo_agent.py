@@ -191,7 +191,7 @@ def test_every_preset_with_a_shipped_model_plays_its_rules_legally() -> None:
 
 
 def test_shipped_model_choices_are_checked() -> None:
-    with pytest.raises(ValueError, match="no shipped ppo model for rules 'bogus': models ship for standard, vu"):
+    with pytest.raises(ValueError, match="no shipped ppo model for rules 'bogus': models ship for standard, vu, schnapsen"):
         PPOAgent(rules="bogus")
     with pytest.raises(ValueError, match=r"no shipped ppo model 'nope': choose one of .*ppo_standard"):
         PPOAgent(model="nope")
