@@ -191,7 +191,11 @@ def test_every_preset_with_a_shipped_model_plays_its_rules_legally() -> None:
 
 
 def test_shipped_model_choices_are_checked() -> None:
-    with pytest.raises(ValueError, match="no shipped ppo model for rules 'bogus': models ship for standard, vu, schnapsen"):
+    from sixtysix_env.agents.ppo import SHIPPED_MODELS
+
+    assert {"standard", "vu"} <= set(SHIPPED_MODELS)
+    listed = ", ".join(SHIPPED_MODELS)
+    with pytest.raises(ValueError, match=f"no shipped ppo model for rules 'bogus': models ship for {listed}$"):
         PPOAgent(rules="bogus")
     with pytest.raises(ValueError, match=r"no shipped ppo model 'nope': choose one of .*ppo_standard"):
         PPOAgent(model="nope")
