@@ -41,7 +41,12 @@ __all__ = ["DEFAULT_MODEL", "MODELS_DIR", "SHIPPED_MODELS", "PPOAgent", "load_po
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
 DEFAULT_MODEL = MODELS_DIR / "ppo_standard.npz"
 """The weights shipped with the package (trained on the ``standard`` rules)."""
-SHIPPED_MODELS: dict[str, str] = {"standard": "ppo_standard", "vu": "fast_vu", "schnapsen": "fast_schnapsen"}
+SHIPPED_MODELS: dict[str, str] = {
+    "standard": "ppo_standard",
+    "vu": "fast_vu",
+    "schnapsen": "fast_schnapsen",
+    "santase": "fast_santase",
+}
 """The model ``rules=PRESET`` plays: the strongest shipped one trained on that preset (a file
 stem in ``MODELS_DIR``)."""
 
