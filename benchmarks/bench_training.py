@@ -16,15 +16,25 @@ loop shape, no network. The first iteration (torch warm-up) is not counted.
 
     python benchmarks/bench_training.py             # ~3 minutes
     python benchmarks/bench_training.py --quick     # ~1 minute
+    python benchmarks/bench_training.py --fast-loop # ~2 minutes: train_ppo.py's setup against train_fast.py
+
+``--fast-loop`` compares whole PPO iterations (collect + learn) of the two training scripts at
+their own settings: ``baselines/train_ppo.py``'s MaskablePPO (16 ``SixtySix-v0`` envs in a
+DummyVecEnv against the heuristic, n_steps 128, minibatch 512, 8 epochs, 256x256 tanh policy and
+value) and ``baselines/train_fast.py``'s loop (``BatchedDeals`` self-play against its opponent
+mix, its default rollout, minibatch and epochs). A sample is one learner decision in both.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
+import sys
 import time
 from dataclasses import dataclass
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -164,6 +174,77 @@ def ppo_run(kind: str, n: int, args: argparse.Namespace) -> Result:
     return Result(kind, n, samples, collect + train, collect, in_env, train, alone)
 
 
+def per_iteration_rates(kind: str, args: argparse.Namespace) -> list[float]:
+    """Samples/s of each timed PPO iteration (collect + learn) of one training script's loop."""
+    if kind == "sb3":
+        import torch
+        from sb3_contrib import MaskablePPO
+
+        torch.set_num_threads(1)
+        stamps: list[float] = []
+
+        class StampedPPO(MaskablePPO):
+            def collect_rollouts(self, *a: Any, **k: Any) -> bool:
+                stamps.append(time.perf_counter())
+                return super().collect_rollouts(*a, **k)
+
+        env = make_env("dummy", 16, args.rules, args.seed, "heuristic")
+        arch = [256, 256]
+        model = StampedPPO(
+            "MlpPolicy", env, n_steps=128, batch_size=512, n_epochs=8, gamma=1.0, seed=args.seed, device="cpu",
+            policy_kwargs={"net_arch": {"pi": arch, "vf": arch}, "activation_fn": torch.nn.Tanh}, verbose=0,
+        )  # fmt: skip
+        model.learn(16 * 128 * (args.iterations + 1))
+        stamps.append(time.perf_counter())
+        env.close()
+        return [16 * 128 / (b - a) for a, b in itertools.pairwise(stamps[1:])]
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "baselines"))
+    import train_fast
+
+    opts = train_fast.check_options(train_fast.Options(rules=args.rules, seed=args.seed, steps=1, bc_deals=0))
+    import torch
+
+    torch.set_num_threads(opts.threads)
+    trainer = train_fast.Trainer(opts)
+    rates = []
+    for i in range(args.iterations + 1):
+        t = time.perf_counter()
+        ro, _ = trainer.iterate(opts.lr)
+        if i:  # the first one warms torch up
+            rates.append(len(ro) / (time.perf_counter() - t))
+    return rates
+
+
+def fast_loop_comparison(args: argparse.Namespace) -> None:
+    t0 = time.perf_counter()
+    sb3 = per_iteration_rates("sb3", args)
+    fast = per_iteration_rates("fast", args)
+    load = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),) * 3
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "baselines"))
+    import train_fast
+
+    o = train_fast.Options()
+    print(
+        f"Whole PPO iterations (collect + learn), {args.rules} rules, {date.today()}, {os.cpu_count()} cores, "
+        f"load average {load[0]:.2f} / {load[1]:.2f} / {load[2]:.2f} (1/5/15 min) at the end, "
+        f"{time.perf_counter() - t0:.0f} s in all; medians of {args.iterations} timed iterations each."
+    )
+    print()
+    print("| training loop | settings | samples/iteration | median samples/s | min | max |")
+    print("|---|---|---:|---:|---:|---:|")
+    rows = [
+        ("`baselines/train_ppo.py` (MaskablePPO + DummyVecEnv × `SixtySix-v0`)",
+         "16 envs × 128 steps, minibatch 512, 8 epochs, 256x256 pi and vf, vs heuristic", "2,048", sb3),
+        ("`baselines/train_fast.py` (torch PPO on `BatchedDeals`)",
+         f"{o.num_envs} envs × {o.n_steps} steps, minibatch {o.minibatch}, {o.epochs} epochs, {o.hidden} pi and vf, "
+         f"vs {o.opponents}", f"~{o.num_envs * o.n_steps // 2:,}", fast),
+    ]  # fmt: skip
+    for name, settings, per, rates in rows:
+        print(f"| {name} | {settings} | {per} | {np.median(rates):,.0f} | {min(rates):,.0f} | {max(rates):,.0f} |")
+    print()
+    print(f"train_fast.py / train_ppo.py: {np.median(fast) / np.median(sb3):.1f}x the samples per second (medians)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rules", default="standard", help="Sixty-Six preset")
@@ -180,7 +261,16 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads")
     parser.add_argument("--seed", type=int, default=0, help="seed of envs and networks")
     parser.add_argument("--quick", action="store_true", help="16 envs, 2 timed iterations (about a minute)")
+    parser.add_argument(
+        "--fast-loop",
+        action="store_true",
+        help="compare train_ppo.py's MaskablePPO with train_fast.py's loop, each at its own settings "
+        "(uses --rules, --seed, --iterations)",
+    )
     args = parser.parse_args()
+    if args.fast_loop:
+        fast_loop_comparison(args)
+        return
     if args.quick:
         args.num_envs, args.iterations = [16], 2
 

@@ -172,3 +172,34 @@ def test_an_sb3_zip_without_the_train_extra_names_it(tmp_path) -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_every_preset_with_a_shipped_model_plays_its_rules_legally() -> None:
+    from sixtysix_env.agents.ppo import SHIPPED_MODELS, shipped_model
+
+    for rules, stem in SHIPPED_MODELS.items():
+        agent = make_agent("ppo", rules=rules)
+        assert agent.path == shipped_model(rules=rules) and agent.path.stem == stem
+        assert agent.policy.meta["rules"] == rules
+        rng = random.Random(1)
+        deal = Deal.new(rules, rng)
+        while deal.outcome is None:
+            action = agent.act(InfoState.of(deal, deal.current_player), rng)
+            assert action in deal.legal_actions()
+            deal.apply(action)
+    assert PPOAgent(model="ppo_standard").path == DEFAULT_MODEL == PPOAgent(rules="standard").path
+
+
+def test_shipped_model_choices_are_checked() -> None:
+    from sixtysix_env.agents.ppo import SHIPPED_MODELS
+
+    assert {"standard", "vu"} <= set(SHIPPED_MODELS)
+    listed = ", ".join(SHIPPED_MODELS)
+    with pytest.raises(ValueError, match=f"no shipped ppo model for rules 'bogus': models ship for {listed}$"):
+        PPOAgent(rules="bogus")
+    with pytest.raises(ValueError, match=r"no shipped ppo model 'nope': choose one of .*ppo_standard"):
+        PPOAgent(model="nope")
+    with pytest.raises(ValueError, match="not both"):
+        PPOAgent(rules="standard", model="ppo_standard")
+    with pytest.raises(ValueError, match="not both"):
+        PPOAgent(DEFAULT_MODEL, rules="standard")

@@ -5,6 +5,11 @@ read with ``allow_pickle=False`` (:mod:`sixtysix_env.agents.mlp`): loading them 
 and playing needs neither torch nor stable-baselines3. They are loaded on the first ``act``, so
 importing this module (and building the agent registry) costs nothing.
 
+Models for other presets ship too (``baselines/train_fast.py`` trained them): ``rules="vu"``
+(``make_agent("ppo", rules="vu")``, on a command line ``ppo:rules=vu``) picks the preset's
+model from ``SHIPPED_MODELS``, ``model="fast_standard"`` any shipped file by name, ``path=`` a
+file of yours. With none of them the agent plays ``ppo_standard.npz``, whatever the rules.
+
 ``path=`` may also name an SB3 ``.zip`` (to play a model straight from training): that needs the
 ``train`` extra and unpickles the file, which can run code, so it warns
 (:class:`~sixtysix_env.agents.ppo_export.UntrustedModelWarning`); the network is then copied into
@@ -31,10 +36,34 @@ from ..infostate import InfoState
 from ..observers import VECTOR_SIZE, encode_vector
 from .mlp import MLPPolicy
 
-__all__ = ["DEFAULT_MODEL", "PPOAgent", "load_policy"]
+__all__ = ["DEFAULT_MODEL", "MODELS_DIR", "SHIPPED_MODELS", "PPOAgent", "load_policy", "shipped_model"]
 
-DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "ppo_standard.npz"
+MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
+DEFAULT_MODEL = MODELS_DIR / "ppo_standard.npz"
 """The weights shipped with the package (trained on the ``standard`` rules)."""
+SHIPPED_MODELS: dict[str, str] = {
+    "standard": "ppo_standard",
+    "vu": "fast_vu",
+    "schnapsen": "fast_schnapsen",
+    "santase": "fast_santase",
+}
+"""The model ``rules=PRESET`` plays: the strongest shipped one trained on that preset (a file
+stem in ``MODELS_DIR``)."""
+
+
+def shipped_model(*, rules: str | None = None, model: str | None = None) -> Path:
+    """The shipped weights for a preset (``rules``) or by file name (``model``, without ``.npz``)."""
+    if rules is not None and model is not None:
+        raise ValueError(f"give rules= or model=, not both (got rules={rules!r}, model={model!r})")
+    if rules is not None:
+        if rules not in SHIPPED_MODELS:
+            raise ValueError(f"no shipped ppo model for rules {rules!r}: models ship for {', '.join(SHIPPED_MODELS)}")
+        model = SHIPPED_MODELS[rules]
+    names = sorted(p.stem for p in MODELS_DIR.glob("*.npz"))
+    if model not in names:
+        raise ValueError(f"no shipped ppo model {model!r}: choose one of {', '.join(names)}")
+    return MODELS_DIR / f"{model}.npz"
+
 
 _POLICIES: dict[str, MLPPolicy] = {}
 """Loaded policies by path: inference only, so one copy per process serves every agent."""
@@ -70,13 +99,24 @@ def load_policy(path: str | os.PathLike[str] | None = None) -> MLPPolicy:
 
 
 class PPOAgent:
-    """A trained policy as an agent; ``path=None`` is the shipped model."""
+    """A trained policy as an agent: the weights at ``path``, the shipped model of a preset
+    (``rules``) or a shipped model by name (``model``); none of them: ``ppo_standard.npz``."""
 
     name = "ppo"
 
-    def __init__(self, path: str | os.PathLike[str] | None = None, deterministic: bool = True) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        deterministic: bool = True,
+        rules: str | None = None,
+        model: str | None = None,
+    ) -> None:
         if not isinstance(deterministic, bool):
             raise ValueError(f"deterministic must be True or False, got {deterministic!r}")
+        if path is not None and (rules is not None or model is not None):
+            raise ValueError(f"give path= or a shipped model (rules=, model=), not both (path={str(path)!r})")
+        if rules is not None or model is not None:
+            path = shipped_model(rules=rules, model=model)
         self.path = _check_path(path)
         self.deterministic = deterministic
         self._policy: MLPPolicy | None = None
