@@ -352,7 +352,7 @@ def _progress(items: Iterable[GameResult], label: str, total: int, show: bool) -
 
 def main(argv: Sequence[str] | None = None) -> str:
     ap = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0],
+        description=__doc__.split("\n\n")[0].replace("``", ""),
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
         epilog="Opponents: " + "; ".join(usage for _, usage in OPPONENTS.values()) + ".",
     )
