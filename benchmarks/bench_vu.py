@@ -345,8 +345,10 @@ def _games(
 def _progress(items: Iterable[GameResult], label: str, total: int, show: bool) -> Iterable[GameResult]:
     if not show:
         return items
-    from tqdm import tqdm
-
+    try:
+        from tqdm import tqdm
+    except ImportError:  # the bar is optional (the `arena` or `train` extra has tqdm)
+        return items
     return tqdm(items, desc=label, total=total, unit="game", leave=False, file=sys.stderr)
 
 
