@@ -245,6 +245,19 @@ def test_an_absurd_budget_is_refused_before_play() -> None:
         run_arena(["pimc:time_ms=3000", "random"], deals=2, trial_timeout_s=0.2)
 
 
+def test_a_slow_prepare_is_not_the_trial_decisions_time(tmp_path) -> None:
+    """An agent's one-off prepare(rules) (compiling a search) runs before the trial decision is timed."""
+    bot = tmp_path / "slowstart.py"
+    bot.write_text(
+        "import time\n\nclass SlowStart:\n    name = 'slowstart'\n    prepared = None\n\n"
+        "    def prepare(self, rules):\n        time.sleep(1.0)\n        type(self).prepared = rules.name\n\n"
+        "    def act(self, info, rng):\n        assert self.prepared == info.rules.name\n"
+        "        return info.legal_actions()[0]\n"
+    )
+    result = run_arena([f"{bot}:SlowStart", "random"], deals=1, trial_timeout_s=0.5)
+    assert result.pairs[0].deals >= 2  # it played, though prepare() took twice the trial limit
+
+
 def test_an_illegal_trial_decision_is_refused(tmp_path) -> None:
     bot = tmp_path / "cheat.py"
     bot.write_text("class Cheat:\n    name = 'cheat'\n\n    def act(self, info, rng):\n        return 31\n")

@@ -107,3 +107,12 @@ def test_pimc_with_the_fast_solver_plays_as_with_the_reference_search() -> None:
             d.apply(a)
     with pytest.raises(ValueError, match="solver"):
         make_agent("pimc", solver="gpu")
+
+
+def test_pimc_prepare_compiles_ahead_and_changes_nothing() -> None:
+    agent = make_agent("pimc", samples=4, solver="fast")
+    agent.prepare(get_rules("vu"))
+    first = Deal.new("vu", random.Random(8))
+    info = first.information_state(first.current)
+    assert agent.act(info, random.Random(1)) == make_agent("pimc", samples=4).act(info, random.Random(1))
+    make_agent("pimc").prepare(get_rules("standard"))  # the reference search needs nothing

@@ -155,6 +155,14 @@ class PIMCAgent:
         self.time_ms = time_ms
         self.endgame = endgame
 
+    def prepare(self, rules: Rules) -> None:
+        """Compile the numba search ahead of play (``solver="fast"``: 10-20 s once per process), so
+        the first decision is not slow; the arena calls it before timing its trial decision."""
+        if self.solver == "fast":
+            from ..fast.solver import warm_up
+
+            warm_up(fast_solver_for(rules))
+
     def act(self, info: InfoState, rng: random.Random) -> int:
         legal = info.legal_actions()
         forced = only_choice(info, legal)

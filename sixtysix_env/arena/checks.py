@@ -46,6 +46,11 @@ def check_elo_prior(prior: object) -> float:
     return float(prior)
 
 
+PREPARE_TIMEOUT_S = 300.0
+"""The most an agent's optional ``prepare(rules)`` (one-off set-up before its first game, such as
+compiling a search) may take in the trial."""
+
+
 def trial_decisions(specs: Sequence[AgentSpec], rules: Rules, timeout_s: float) -> None:
     """Build each agent and let it make one decision on a fixed deal of ``rules``; a ValueError
     naming the agent when that raises, returns an illegal action or takes over ``timeout_s``
@@ -56,15 +61,24 @@ def trial_decisions(specs: Sequence[AgentSpec], rules: Rules, timeout_s: float) 
     info = deal.information_state(deal.current)
     for spec in specs:
         answer: list[object] = []
+        prepared = threading.Event()
 
-        def decide(spec: AgentSpec = spec, answer: list[object] = answer) -> None:
+        def decide(spec: AgentSpec = spec, answer: list[object] = answer, prepared: threading.Event = prepared) -> None:
             try:
-                answer.append(spec.make().act(info, random.Random(0)))
+                agent = spec.make()
+                prepare = getattr(agent, "prepare", None)
+                if callable(prepare):  # one-off set-up (compiling a search) is not the decision's time
+                    prepare(rules)
+                prepared.set()
+                answer.append(agent.act(info, random.Random(0)))
             except BaseException as e:
+                prepared.set()
                 answer.append(e)
 
         thread = threading.Thread(target=decide, name=f"trial {spec.label}", daemon=True)
         thread.start()
+        if not prepared.wait(PREPARE_TIMEOUT_S):
+            raise ValueError(f"agent {spec.label!r} did not finish prepare() within {PREPARE_TIMEOUT_S:g} s")
         thread.join(timeout_s)
         if not answer:
             raise ValueError(

@@ -16,9 +16,12 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..agents import Agent
+from ..agents.spec import AgentSpec
 from ..engine import Deal
+from ..rules import Rules
 from .schedule import Task, agent_seed, deal_seeds, next_dealer
 
 __all__ = ["BotFault", "DealRecord", "FaultRecord", "MatchRecord", "TaskResult", "play_deal", "play_task"]
@@ -235,6 +238,17 @@ def play_task(
     return out
 
 
+def ready_agent(spec: AgentSpec, rules: Rules) -> Any:
+    """The agent of ``spec``, with its optional one-off ``prepare(rules)`` done (compiling a search),
+    so that set-up is not counted as the time of its first decision."""
+    agent = spec.make()
+    prepare = getattr(agent, "prepare", None)
+    if callable(prepare):
+        prepare(rules)
+    return agent
+
+
 def run_task(task: Task, keep_deals: bool = False) -> TaskResult:
     """One arena task in this process: both agents built from their specs, no refereeing."""
-    return play_task(task, (task.specs[0].make(), task.specs[1].make()), keep_deals=keep_deals)
+    agents = (ready_agent(task.specs[0], task.rules), ready_agent(task.specs[1], task.rules))
+    return play_task(task, agents, keep_deals=keep_deals)

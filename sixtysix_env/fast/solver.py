@@ -19,6 +19,8 @@ player 0's side, so one table serves every search of the same rules, whoever is 
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 from numba import njit
 
@@ -69,7 +71,7 @@ from .state import (
     encode_rules,
 )
 
-__all__ = ["FastSolver", "row_of"]
+__all__ = ["FastSolver", "row_of", "warm_up"]
 
 _JIT = {"cache": True, "nogil": True, "_nrt": False}
 _RECURSIVE_JIT = {"cache": False, "nogil": True, "_nrt": False}
@@ -507,3 +509,12 @@ class FastSolver:
 
 
 assert int(Decision.FOLLOW) == FOLLOW
+
+
+def warm_up(solver: FastSolver) -> None:
+    """Compile the search (the first call in a process) on a small position of the solver's rules."""
+    deal = Deal.new(solver.rules, random.Random(0), dealer=0)
+    while deal.outcome is None and (deal.stock_open or len(deal.legal_actions()) < 2):
+        deal.apply(deal.legal_actions()[0])
+    if deal.outcome is None:
+        solver.solve(deal)
