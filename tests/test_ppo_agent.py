@@ -180,7 +180,7 @@ def test_every_preset_with_a_shipped_model_plays_its_rules_legally() -> None:
     for rules, stem in SHIPPED_MODELS.items():
         agent = make_agent("ppo", rules=rules)
         assert agent.path == shipped_model(rules=rules) and agent.path.stem == stem
-        assert agent.policy.meta["rules"] == rules
+        assert agent.policy.meta["rules"] in (rules, "standard")  # the standard model where it measured stronger
         rng = random.Random(1)
         deal = Deal.new(rules, rng)
         while deal.outcome is None:
