@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from .scripts import load_script
 
 pytest.importorskip("schnapsen")  # in the `test` extra, so CI has it (and a skip fails there)
 
@@ -17,12 +18,7 @@ SCRIPT = ROOT / "benchmarks" / "bench_vu.py"
 
 
 def _bench_vu():
-    spec = importlib.util.spec_from_file_location("bench_vu", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_vu"] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/bench_vu.py")
 
 
 def _run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -7,7 +7,6 @@ comparisons reach open-stock positions of every 24-card preset.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 import subprocess
@@ -21,6 +20,8 @@ from sixtysix_env.agents import AGENTS, HeuristicAgent, Solver, alphabeta, make_
 from sixtysix_env.agents.alphabeta import point_balance
 from sixtysix_env.agents.oracle import OracleAgent
 from sixtysix_env.agents.spec import parse_agent_spec
+
+from .scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -156,12 +157,7 @@ def test_oracle_is_kept_apart_from_the_fair_agents() -> None:
 
 
 def _bench_gap():
-    spec = importlib.util.spec_from_file_location("bench_gap", ROOT / "benchmarks" / "bench_gap.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_gap"] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/bench_gap.py")
 
 
 def test_gap_closed_is_the_ratio_of_means_with_a_paired_interval() -> None:

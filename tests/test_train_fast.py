@@ -4,10 +4,8 @@ and clear errors for bad options."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import random
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +15,8 @@ from sixtysix_env import Deal, InfoState
 from sixtysix_env.agents import make_agent
 from sixtysix_env.agents.ppo import PPOAgent
 
+from .scripts import load_script
+
 if os.environ.get("CI") != "true":  # in CI torch is installed: a missing torch must fail there
     pytest.importorskip("torch")
     pytest.importorskip("numba")
@@ -25,12 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _module():
-    spec = importlib.util.spec_from_file_location("train_fast", ROOT / "baselines" / "train_fast.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["train_fast"] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return load_script("baselines/train_fast.py")
 
 
 tf = _module()

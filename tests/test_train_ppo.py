@@ -3,9 +3,7 @@ weights playing exactly as stable-baselines3, and the warning when an SB3 zip is
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +14,8 @@ from sixtysix_env.agents.ppo import DEFAULT_MODEL, PPOAgent
 from sixtysix_env.agents.ppo_export import UntrustedModelWarning, load_sb3_model
 from sixtysix_env.observers import encode_vector
 
+from .scripts import load_script
+
 pytest.importorskip("sb3_contrib")
 
 SHIPPED_ZIP = Path(__file__).resolve().parents[1] / "baselines" / "models" / "ppo_standard.zip"
@@ -24,12 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _train_ppo():
-    spec = importlib.util.spec_from_file_location("train_ppo", ROOT / "baselines" / "train_ppo.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["train_ppo"] = module  # dataclasses look their module up while building Options
-    spec.loader.exec_module(module)
-    return module
+    return load_script("baselines/train_ppo.py")
 
 
 def _positions(deals: int, seed: int) -> list[InfoState]:
