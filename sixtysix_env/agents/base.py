@@ -7,11 +7,11 @@ randomness from the ``rng`` they are handed, so a seeded caller gets reproducibl
 from __future__ import annotations
 
 import random
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from ..infostate import InfoState
 
-__all__ = ["Agent", "MAX_BUDGET", "MAX_TIME_MS", "no_legal_action", "only_choice"]
+__all__ = ["Agent", "MAX_BUDGET", "MAX_TIME_MS", "first_position_fault", "no_legal_action", "only_choice"]
 
 MAX_BUDGET = 10_000_000
 """The largest sample or iteration budget a search agent takes per decision."""
@@ -43,3 +43,16 @@ def only_choice(info: InfoState, legal: list[int]) -> int | None:
 def no_legal_action(info: InfoState) -> ValueError:
     """The error an agent raises when asked to act where its player has nothing to do."""
     return ValueError(f"no legal action: the deal is over or it is not player {info.player}'s turn")
+
+
+def first_position_fault(agent: Any, deal_class: Any, rules: Any, game: str) -> str | None:
+    """Why ``agent`` cannot play a game (it raised, or chose an illegal move, on the first position
+    of a ``deal_class`` deal of ``rules``), or None; ``game`` ("two", "three", "four") names it."""
+    deal = deal_class.new(rules, random.Random(0))
+    view = deal.information_state(deal.current_player)
+    try:
+        action = agent.act(view, random.Random(0))
+        ok = deal.is_legal(int(action))
+    except Exception as e:
+        return f"on a {game}-player position it raised {type(e).__name__}: {e}"
+    return None if ok else f"on a {game}-player position it chose {action!r}, which is not legal"

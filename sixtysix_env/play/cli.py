@@ -12,6 +12,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any
 
+from ..agents.base import first_position_fault
 from ..agents.spec import parse_agent_spec
 from ..agents.table_registry import TABLE_AGENTS, make_table_agent
 from ..multiplayer.rules import FOUR_PRESETS, THREE_PRESETS
@@ -100,18 +101,6 @@ def _rules(args: argparse.Namespace, game: str, parser: argparse.ArgumentParser)
     return rules
 
 
-def _probe(agent: Any, game: str, rules: Any) -> str | None:
-    """Why ``agent`` cannot play ``game`` (it raised or chose an illegal move on a first position), or None."""
-    deal = GAME_CLASSES[game].new(rules, random.Random(0))
-    view = deal.information_state(deal.current_player)
-    try:
-        action = agent.act(view, random.Random(0))
-        ok = deal.is_legal(int(action))
-    except Exception as e:
-        return f"on a {game}-player position it raised {type(e).__name__}: {e}"
-    return None if ok else f"on a {game}-player position it chose {action!r}, which is not legal"
-
-
 def _agents(
     args: argparse.Namespace, game: str, n: int, human: int, rules: Any, parser: argparse.ArgumentParser
 ) -> tuple[list[Any], list[str], list[str]]:
@@ -145,7 +134,7 @@ def _agents(
         except ValueError as e:
             parser.error(f"{option} {text}: {e}")
         if text not in probed:  # tried on a spare copy, so the seat's agent starts fresh
-            problem = _probe(spec.make(), game, rules)
+            problem = first_position_fault(spec.make(), GAME_CLASSES[game], rules, game)
             if problem:
                 hint = (
                     ""

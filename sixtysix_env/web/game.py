@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..agents.base import Agent
+from ..agents.base import Agent, first_position_fault
 from ..agents.spec import AgentSpec
 from ..agents.table_registry import TABLE_AGENTS, make_table_agent
 from ..match import Match
@@ -55,16 +55,9 @@ def seat_agent(spec: AgentSpec, game: str) -> Agent:
 
 
 def probe(agent: Agent, game: str, rules: Any) -> str | None:
-    """Why ``agent`` cannot play a table game (it raised, or chose an illegal move on a first
-    position), or None. The two-player agents read an ``InfoState``; only some read a ``TableView``."""
-    deal = TABLE_GAMES[game].new(rules, random.Random(0))
-    view = deal.information_state(deal.current_player)
-    try:
-        action = agent.act(view, random.Random(0))
-        ok = deal.is_legal(int(action))
-    except Exception as e:
-        return f"on a {game}-player position it raised {type(e).__name__}: {e}"
-    return None if ok else f"on a {game}-player position it chose {action!r}, which is not legal"
+    """Why ``agent`` cannot play a table game, or None. The two-player agents read an
+    ``InfoState``; only some read a ``TableView``."""
+    return first_position_fault(agent, TABLE_GAMES[game], rules, game)
 
 
 class GameStateError(ValueError):
