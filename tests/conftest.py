@@ -8,7 +8,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, settings
 
-from sixtysix_env import Deal, Rules, get_rules
+from sixtysix_env import Deal, InfoState, Rules, get_rules
 from sixtysix_env.cards import NUM_CARDS, parse_cards
 
 settings.register_profile(
@@ -38,6 +38,18 @@ def random_playout(deal: Deal, rng: random.Random) -> list[Deal]:
         deal.apply(rng.choice(deal.legal_actions()))
         seen.append(deal.clone())
     return seen
+
+
+def random_views(deals: int, seed: int) -> list[InfoState]:
+    """The acting player's view at every decision of ``deals`` random standard deals."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(deals):
+        deal = Deal.new("standard", rng, dealer=i % 2)
+        while deal.outcome is None:
+            out.append(InfoState.of(deal, deal.current_player))
+            deal.apply(rng.choice(deal.legal_actions()))
+    return out
 
 
 def golden_blocks() -> list[dict[str, str]]:

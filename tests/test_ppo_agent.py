@@ -21,18 +21,9 @@ from sixtysix_env.agents import make_agent
 from sixtysix_env.agents.mlp import MLPPolicy
 from sixtysix_env.agents.ppo import DEFAULT_MODEL, PPOAgent, load_policy
 
+from .conftest import random_views
+
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _positions(deals: int, seed: int) -> list[InfoState]:
-    rng = random.Random(seed)
-    out = []
-    for i in range(deals):
-        deal = Deal.new("standard", rng, dealer=i % 2)
-        while deal.outcome is None:
-            out.append(InfoState.of(deal, deal.current_player))
-            deal.apply(rng.choice(deal.legal_actions()))
-    return out
 
 
 def test_shipped_weights_play_with_numpy_only_and_never_import_torch() -> None:
@@ -71,7 +62,7 @@ def test_shipped_weights_are_small_and_record_their_layout() -> None:
 
 def test_agent_plays_legal_actions_and_its_probabilities_sum_to_one() -> None:
     agent, stochastic, rng = PPOAgent(), make_agent("ppo", deterministic=False), random.Random(3)
-    for info in _positions(60, seed=2):
+    for info in random_views(60, seed=2):
         assert info.legal_mask >> agent.act(info, rng) & 1
         assert info.legal_mask >> stochastic.act(info, rng) & 1
         probs = agent.action_probabilities(info)
@@ -80,7 +71,7 @@ def test_agent_plays_legal_actions_and_its_probabilities_sum_to_one() -> None:
 
 
 def test_seeded_stochastic_play_is_reproducible_and_agents_pickle() -> None:
-    positions = _positions(5, seed=4)
+    positions = random_views(5, seed=4)
     runs = []
     for _ in range(2):
         agent, rng = pickle.loads(pickle.dumps(PPOAgent(deterministic=False))), random.Random(9)
@@ -111,13 +102,13 @@ def test_a_crafted_file_is_refused_without_running_code(tmp_path) -> None:
 
     crafted = _write(tmp_path / "crafted.npz", meta=np.array([Crafted()], dtype=object))
     with pytest.raises(ValueError, match=r"crafted\.npz is not a policy weights file"):
-        PPOAgent(crafted).act(_positions(1, 0)[0], random.Random(0))
+        PPOAgent(crafted).act(random_views(1, 0)[0], random.Random(0))
     assert not marker.exists()
 
 
 def test_bad_weight_files_and_paths_are_clear_errors(tmp_path) -> None:
     good = load_policy()
-    info = _positions(1, 0)[0]
+    info = random_views(1, 0)[0]
     cases = {
         "no meta": ({k: v for k, v in _arrays(good).items() if k != "meta"}, "no 'meta'"),
         "other format": (_arrays(good, format="pickle"), "not a sixtysix-mlp version 1"),

@@ -14,6 +14,7 @@ from sixtysix_env.agents.ppo import DEFAULT_MODEL, PPOAgent
 from sixtysix_env.agents.ppo_export import UntrustedModelWarning, load_sb3_model
 from sixtysix_env.observers import encode_vector
 
+from .conftest import random_views
 from .scripts import load_script
 
 pytest.importorskip("sb3_contrib")
@@ -25,18 +26,6 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _train_ppo():
     return load_script("baselines/train_ppo.py")
-
-
-def _positions(deals: int, seed: int) -> list[InfoState]:
-    """The acting player's view at every decision of random deals."""
-    rng = random.Random(seed)
-    out = []
-    for i in range(deals):
-        deal = Deal.new("standard", rng, dealer=i % 2)
-        while deal.outcome is None:
-            out.append(InfoState.of(deal, deal.current_player))
-            deal.apply(rng.choice(deal.legal_actions()))
-    return out
 
 
 TINY = [
@@ -79,7 +68,7 @@ def test_short_run_trains_saves_loads_and_predicts_legal_actions(tmp_path):
         from_zip = PPOAgent(out)
         assert from_zip.policy.meta["source"] == "ppo.zip"
     rng = random.Random(0)
-    for info in _positions(10, seed=1):
+    for info in random_views(10, seed=1):
         a = npz.act(info, rng)
         assert info.legal_mask >> a & 1 and from_zip.act(info, rng) == a
         assert info.legal_mask >> PPOAgent(weights, deterministic=False).act(info, rng) & 1
