@@ -44,6 +44,7 @@ if str(ROOT) not in sys.path:  # run as a script from a checkout
 
 from sixtysix_env.agents.oracle import OracleAgent  # noqa: E402
 from sixtysix_env.agents.spec import AgentSpec, parse_agent_spec  # noqa: E402
+from sixtysix_env.arena.play import ready_agent  # noqa: E402
 from sixtysix_env.engine import Deal  # noqa: E402
 from sixtysix_env.rules import PRESETS, Rules, get_rules  # noqa: E402
 
@@ -124,12 +125,13 @@ def make_deals(rules: Rules, count: int, seed: int) -> list[Deal]:
     return [Deal.new(rules, rng, dealer=i % 2) for i in range(count)]
 
 
-def chooser(spec: AgentSpec | None) -> Chooser:
-    """A fair agent from its spec, or the oracle for ``None``."""
+def chooser(spec: AgentSpec | None, rules: Rules) -> Chooser:
+    """A fair agent from its spec, its one-off ``prepare`` done untimed as in the arena, or the
+    oracle for ``None``."""
     if spec is None:
         oracle = OracleAgent()
         return lambda d, _rng: oracle.choose(d)
-    return fair(spec.make())
+    return fair(ready_agent(spec, rules))
 
 
 Job = tuple[str, "AgentSpec | None", AgentSpec, Rules, int, int, Sequence[int]]
@@ -139,7 +141,7 @@ def play_pairs(job: Job) -> Result:
     """The games of deal pairs ``indices`` (one worker's share; seeds depend only on the index)."""
     label, me_spec, them_spec, rules, count, seed, indices = job
     deals = make_deals(rules, count, seed)
-    me, them = chooser(me_spec), chooser(them_spec)  # a fresh opponent per agent: no state carried over
+    me, them = chooser(me_spec, rules), chooser(them_spec, rules)  # a fresh opponent per agent: no state carried over
     res = Result(label)
     for i in indices:
         points = []
