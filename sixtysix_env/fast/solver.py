@@ -12,9 +12,12 @@ Why: the reference search takes seconds per standard deal from the first trick; 
 milliseconds, which is what makes an exact oracle over thousands of deals, and determinized search
 that solves every sample exactly, affordable.
 
-The table is an open-addressing array of 2**table_bits entries, each checked against two
-independent 64-bit hashes of the key (a wrong hit needs both to collide). Values are stored from
-player 0's side, so one table serves every search of the same rules, whoever is to act.
+The table is an array of 2**table_bits entries in buckets of two (the first way keeps the entry
+that cost more nodes, the second takes the newest); an entry is checked against a 64-bit hash
+of the key and against both hands and the player to act, so a wrong hit needs a hash collision
+between positions with the same hands. It also remembers each position's best move, searched
+first next time. Values are stored from player 0's side, so one table serves every search of the
+same rules, whoever is to act.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from numba import njit
 
 from ..actions import CLOSE, EXCHANGE, GO_OUT, MARRIAGE, PASS
 from ..cards import CARD_POINTS
-from ..engine import FOLLOWER_WINS, GOAL, MARRIAGE_PAIR, Deal, Decision
+from ..engine import FOLLOWER_WINS, GOAL, MARRIAGE_PAIR, Deal
 from ..rules import Rules, get_rules
 from . import kernels as K
 from .state import (
@@ -89,7 +92,6 @@ _LEAD_RANK = np.array([-CARD_POINTS[c] * 4 + c // 6 for c in range(24)], dtype=n
 _SPECIAL = np.array([EXCHANGE, MARRIAGE, MARRIAGE + 1, MARRIAGE + 2, MARRIAGE + 3], dtype=np.int64)
 _LAST = np.array([PASS, CLOSE, GO_OUT], dtype=np.int64)
 _K1 = np.uint64(0x9E3779B97F4A7C15)
-_K2 = np.uint64(0xC2B2AE3D27D4EB4F)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _S29 = np.uint64(29)
@@ -506,9 +508,6 @@ class FastSolver:
             return int(deal.returns()[p])
         v, _ = self.solve(deal)
         return v if p == deal.current else -v
-
-
-assert int(Decision.FOLLOW) == FOLLOW
 
 
 def warm_up(solver: FastSolver) -> None:
