@@ -85,8 +85,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default=None, help="output .npz (default results/labels_<rules>.npz)")
     args = ap.parse_args(argv)
-    if args.deals < 1 or args.workers < 1:
-        ap.error("--deals and --workers must be at least 1")
+    for name in ("deals", "workers"):
+        if getattr(args, name) < 1:
+            ap.error(f"--{name} must be at least 1, got {getattr(args, name)}")
+    if args.minutes is not None and args.minutes <= 0:
+        ap.error(f"--minutes must be above 0, got {args.minutes}")
     if not 0.0 <= args.explore < 1.0:
         ap.error(f"--explore must be in [0, 1), got {args.explore}")
     try:

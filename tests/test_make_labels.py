@@ -34,6 +34,12 @@ def test_labels_are_legal_teacher_moves_with_the_players_result(tmp_path: Path) 
 
 
 def test_bad_options_are_refused(tmp_path: Path) -> None:
-    for bad, message in ((["--teacher", "nobody"], "unknown agent"), (["--explore", "1.5"], "--explore")):
+    cases = (
+        (["--teacher", "nobody"], "unknown agent"),
+        (["--explore", "1.5"], "--explore"),
+        (["--workers", "0"], "--workers must be at least 1, got 0"),
+        (["--minutes", "-2"], "--minutes must be above 0, got -2.0"),
+    )
+    for bad, message in cases:
         done = _run(tmp_path, "c.npz", *bad)
         assert done.returncode == 2 and message in done.stderr, done.stderr
