@@ -54,14 +54,30 @@ Chooser = Callable[[Deal, random.Random], int]
 
 @dataclass
 class Result:
-    """One agent's games: G per deal pair (the two seatings), wins, decision times."""
+    """One agent's games, per deal pair (the two seatings): game points, CPU s and decisions."""
 
     label: str
     pair_points: list[tuple[int, int]] = field(default_factory=list)
-    wins: float = 0.0
-    deals: int = 0
-    cpu_s: float = 0.0
-    decisions: int = 0
+    pair_cpu: list[float] = field(default_factory=list)
+    pair_decisions: list[int] = field(default_factory=list)
+
+    def extend(self, other: Result) -> None:
+        self.pair_points.extend(other.pair_points)
+        self.pair_cpu.extend(other.pair_cpu)
+        self.pair_decisions.extend(other.pair_decisions)
+
+    def prefix(self, count: int) -> Result:
+        """The first ``count`` deal pairs (the deals of a smaller run are the first ones of a larger)."""
+        return Result(self.label, self.pair_points[:count], self.pair_cpu[:count], self.pair_decisions[:count])
+
+    @property
+    def deals(self) -> int:
+        return 2 * len(self.pair_points)
+
+    @property
+    def wins(self) -> float:
+        """Deals won, a drawn deal counting half."""
+        return sum(1.0 if g > 0 else 0.5 if g == 0 else 0.0 for pair in self.pair_points for g in pair)
 
     def pair_means(self) -> list[float]:
         return [(a + b) / 2 for a, b in self.pair_points]
@@ -76,7 +92,8 @@ class Result:
         return self.g - half, self.g + half
 
     def ms_per_decision(self) -> float:
-        return 1000 * self.cpu_s / self.decisions if self.decisions else float("nan")
+        decisions = sum(self.pair_decisions)
+        return 1000 * sum(self.pair_cpu) / decisions if decisions else float("nan")
 
 
 def gap_closed(agent: Result, oracle: Result) -> tuple[float, float, float]:
@@ -144,17 +161,17 @@ def play_pairs(job: Job) -> Result:
     me, them = chooser(me_spec, rules), chooser(them_spec, rules)  # a fresh opponent per agent: no state carried over
     res = Result(label)
     for i in indices:
-        points = []
+        points, cpu, decisions = [], 0.0, 0
         for seat in (0, 1):
             base = seed * 1_000_003 + 4 * i + 2 * seat  # the same players' seeds for every agent
             rngs = (random.Random(base), random.Random(base + 1))
-            g, cpu, n = play(deals[i], seat, me, them, rngs)
+            g, c, n = play(deals[i], seat, me, them, rngs)
             points.append(g)
-            res.wins += 1.0 if g > 0 else (0.5 if g == 0 else 0.0)
-            res.deals += 1
-            res.cpu_s += cpu
-            res.decisions += n
+            cpu += c
+            decisions += n
         res.pair_points.append((points[0], points[1]))
+        res.pair_cpu.append(cpu)
+        res.pair_decisions.append(decisions)
     return res
 
 
@@ -167,16 +184,19 @@ def run(
     seed: int,
     progress: bool,
     workers: int = 1,
+    start: int = 0,
+    on_block: Callable[[Result], None] | None = None,
 ) -> Result:
-    """Every deal pair, split over ``workers`` processes in blocks of 5 (same results for any count)."""
-    blocks = [range(i, min(i + 5, count)) for i in range(0, count, 5)]
+    """Deal pairs ``start`` to ``count - 1``, split over ``workers`` processes in blocks of 5 (same
+    results for any count); ``on_block`` sees the games so far after each block, in order."""
+    blocks = [range(i, min(i + 5, count)) for i in range(start, count, 5)]
     jobs = [(label, me, them, rules, count, seed, b) for b in blocks]
     bar = None
     if progress:
         try:
             from tqdm import tqdm
 
-            bar = tqdm(total=count, desc=label, unit="pair", leave=False, file=sys.stderr)
+            bar = tqdm(total=count - start, desc=label, unit="pair", leave=False, file=sys.stderr)
         except ImportError:
             pass
     res = Result(label)
@@ -184,11 +204,9 @@ def run(
     try:
         parts = pool.map(play_pairs, jobs) if pool is not None else map(play_pairs, jobs)
         for part in parts:
-            res.pair_points.extend(part.pair_points)
-            res.wins += part.wins
-            res.deals += part.deals
-            res.cpu_s += part.cpu_s
-            res.decisions += part.decisions
+            res.extend(part)
+            if on_block is not None:
+                on_block(res)
             if bar is not None:
                 bar.update(len(part.pair_points))
     finally:
@@ -196,26 +214,39 @@ def run(
             pool.shutdown(cancel_futures=True)
         if bar is not None:
             bar.close()
-    print(f"{label}: G {res.g:+.3f} over {res.deals} games, {res.cpu_s:.0f} s CPU", file=sys.stderr, flush=True)
+    print(f"{label}: G {res.g:+.3f} over {res.deals} games, {sum(res.pair_cpu):.0f} s CPU", file=sys.stderr, flush=True)
     return res
 
 
 def oracle_run(
     them: AgentSpec, rules: Rules, count: int, seed: int, cache: Path | None, progress: bool, workers: int
 ) -> Result:
-    """The oracle's games, from the cache when the same setting was played before."""
-    name = f"{rules.name}_{them.label}_seed{seed}_deals{count}".replace(":", "-").replace("/", "-")
+    """The oracle's games, from the cache as far as the same setting was played before (any number
+    of deals: a run's deals are the first ones of a larger run), the rest played and saved after
+    every block, so an interrupted run keeps what it finished."""
+    name = f"{rules.name}_{them.label}_seed{seed}".replace(":", "-").replace("/", "-")
     path = cache / f"{name}.json" if cache is not None else None
+    done = Result("oracle (cheats)")
     if path is not None and path.is_file():
         data = json.loads(path.read_text())
         data["pair_points"] = [tuple(p) for p in data["pair_points"]]
-        print(f"oracle (cheats): {len(data['pair_points'])} deal pairs from {path}", file=sys.stderr, flush=True)
-        return Result(**data)
-    res = run("oracle (cheats)", None, them, rules, count, seed, progress, workers)
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(dataclasses.asdict(res)))
-    return res
+        done = Result(**data).prefix(count)
+        print(f"oracle (cheats): {len(done.pair_points)} deal pairs from {path}", file=sys.stderr, flush=True)
+    if len(done.pair_points) == count:
+        return done
+
+    def save(new: Result) -> None:
+        if path is not None:
+            both = done.prefix(count)
+            both.extend(new)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(dataclasses.asdict(both)))
+            tmp.replace(path)
+
+    rest = run("oracle (cheats)", None, them, rules, count, seed, progress, workers, len(done.pair_points), save)
+    done.extend(rest)
+    return done
 
 
 def table(results: list[Result], oracle: Result | None, against: str) -> str:

@@ -162,8 +162,9 @@ def _bench_gap():
 
 def test_gap_closed_is_the_ratio_of_means_with_a_paired_interval() -> None:
     gap = _bench_gap()
-    oracle = gap.Result("oracle", [(2, 2), (1, 3), (2, 0), (3, 1)], wins=7, deals=8, cpu_s=1.0, decisions=10)
-    agent = gap.Result("a", [(1, 1), (0, 2), (1, -1), (2, 0)], wins=5, deals=8, cpu_s=0.01, decisions=10)
+    oracle = gap.Result("oracle", [(2, 2), (1, 3), (2, 0), (3, 1)], [0.25] * 4, [3, 3, 2, 2])
+    agent = gap.Result("a", [(1, 1), (0, 2), (1, -1), (2, 0)], [0.0025] * 4, [3, 3, 2, 2])
+    assert (oracle.wins, oracle.deals, agent.wins) == (7.5, 8, 6)  # a drawn deal counts half
     r, lo, hi = gap.gap_closed(agent, oracle)
     assert r == pytest.approx(0.75 / 1.75) and lo < r < hi  # mean of the pair means: 0.75 and 1.75
     same, slo, shi = gap.gap_closed(oracle, oracle)
@@ -191,19 +192,34 @@ def test_gap_benchmark_command_prints_the_table(tmp_path) -> None:
 
 def test_gap_benchmark_keeps_the_oracles_games(tmp_path) -> None:
     """The second run with the same setting reads the oracle's games from the cache: same row; two
-    worker processes give the agents' rows of one process."""
+    worker processes give the agents' rows of one process; a larger run plays only the deals the
+    cache lacks, and a smaller one reads its first deals."""
     cache, out = tmp_path / "cache", tmp_path / "res.json"
     cmd = [sys.executable, str(ROOT / "benchmarks" / "bench_gap.py"), "--agents", "heuristic", "--rules", "schnapsen"]
-    cmd += ["--deals", "2", "--no-progress", "--oracle-cache", str(cache), "--json", str(out)]
+    cmd += ["--no-progress", "--oracle-cache", str(cache), "--json", str(out)]
     runs = [
         subprocess.run(c, cwd=tmp_path, capture_output=True, text=True, timeout=900)
-        for c in (cmd, [*cmd, "--workers", "2"])
+        for c in ([*cmd, "--deals", "2"], [*cmd, "--deals", "2", "--workers", "2"])
     ]
     assert all(r.returncode == 0 for r in runs), runs[0].stderr + runs[1].stderr
-    assert len(list(cache.glob("schnapsen_heuristic_seed0_deals2.json"))) == 1
-    assert "from" in runs[1].stderr and "from" not in runs[0].stderr
+    assert [p.name for p in cache.iterdir()] == ["schnapsen_heuristic_seed0.json"]
+    assert "2 deal pairs from" in runs[1].stderr and "from" not in runs[0].stderr
     for name in ("| oracle", "| heuristic"):
         rows = [next(line for line in r.stdout.splitlines() if line.startswith(name)) for r in runs]
         assert rows[0].split("|")[1:5] == rows[1].split("|")[1:5]  # G, win rate, gap agree
     saved = json.loads(out.read_text())
     assert [r["label"] for r in saved] == ["oracle (cheats)", "heuristic"] and len(saved[1]["pair_points"]) == 2
+    two = saved[0]["pair_points"]
+
+    larger = subprocess.run([*cmd, "--deals", "6"], cwd=tmp_path, capture_output=True, text=True, timeout=900)
+    assert larger.returncode == 0 and "2 deal pairs from" in larger.stderr, larger.stderr
+    assert "over 8 games" in larger.stderr  # the oracle played the 4 missing pairs only
+    six = json.loads(out.read_text())[0]["pair_points"]
+    assert six[:2] == two and len(json.loads((cache / "schnapsen_heuristic_seed0.json").read_text())["pair_cpu"]) == 6
+    fresh = subprocess.run(
+        [*cmd, "--deals", "6", "--oracle-cache", "none"], cwd=tmp_path, capture_output=True, text=True, timeout=900
+    )
+    assert fresh.returncode == 0 and json.loads(out.read_text())[0]["pair_points"] == six  # as if played at once
+    smaller = subprocess.run([*cmd, "--deals", "3"], cwd=tmp_path, capture_output=True, text=True, timeout=900)
+    assert smaller.returncode == 0 and "3 deal pairs from" in smaller.stderr
+    assert json.loads(out.read_text())[0]["pair_points"] == six[:3]
