@@ -19,6 +19,7 @@ from sixtysix_env import Deal
 from sixtysix_env.agents.spec import AgentSpec
 from sixtysix_env.arena import run_arena
 from sixtysix_env.newbot import write_bot
+from sixtysix_env.rules import get_rules
 from sixtysix_env.tournament import TournamentError, agent_attribute, bot_files, main, run_tournament
 from sixtysix_env.tournament.host import host_main
 
@@ -49,6 +50,29 @@ import time
 class HangBot:
     def act(self, info, rng):
         time.sleep(1000)
+"""
+SLOW_START = """
+import time
+
+
+class SlowStart:
+    prepared = None
+
+    def prepare(self, rules):
+        time.sleep(0.8)
+        type(self).prepared = rules.name
+
+    def act(self, info, rng):
+        assert self.prepared == info.rules.name
+        return info.legal_actions()[0]
+"""
+BAD_PREPARE = """
+class BadPrepare:
+    def prepare(self, rules):
+        raise RuntimeError(f"cannot compile for {rules.name}")
+
+    def act(self, info, rng):
+        return info.legal_actions()[0]
 """
 BROKEN_IMPORT = "import no_such_module_here\n"
 BAD_INIT = """
@@ -142,6 +166,32 @@ def test_a_hanging_bot_is_killed_replaced_then_retired(tmp_path) -> None:
     assert all("retired after 2 decisions in a row without an answer" in f.reason for f in faults[2:])
     assert t.restarts["hang"] == 2
     assert t.arena.pairs[0].matches == 2  # both tracks finished their match
+
+
+def test_a_bots_prepare_runs_once_per_build_and_is_not_a_decision(tmp_path) -> None:
+    """prepare(rules) (compiling a search) runs when the bot is built, on the tournament's rules,
+    so a slow one is no late first decision; one that raises disqualifies the bot."""
+    folder = _folder(tmp_path, slow_start=SLOW_START, bad_prepare=BAD_PREPARE)
+    t = run_tournament(folder, include=["heuristic"], rules="schnapsen", deals=1, block=1, time_limit_ms=300)
+    status = {b.label: (b.status, b.reason) for b in t.bots}
+    assert status["slow_start"][0] == "plays" and not t.arena.faults  # 0.8 s prepare, 300 ms limit
+    assert status["bad_prepare"] == ("disqualified", status["bad_prepare"][1])
+    assert "cannot compile for schnapsen" in status["bad_prepare"][1]
+    assert t.arena.pairs[0].deals >= 2
+
+
+def test_cli_build_timeout_bounds_a_bots_prepare(tmp_path, capsys) -> None:
+    folder = _folder(tmp_path, slow_start=SLOW_START)
+    argv = [str(folder), "--include", "random,heuristic", "--deals", "1", "--block", "1", "--no-progress"]
+    assert main([*argv, "--out", str(tmp_path / "a"), "--build-timeout", "0.3"]) == 0
+    assert "2 bots played, 1 disqualified" in capsys.readouterr().out
+    bots = (tmp_path / "a" / "bots.csv").read_text()
+    assert "slow_start" in bots and "0.3 s" in bots  # its 0.8 s prepare ran past the build time
+    assert main([*argv, "--out", str(tmp_path / "b")]) == 0  # the default 30 s
+    assert "3 bots played, 0 disqualified" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as e:
+        main([*argv, "--build-timeout", "0"])
+    assert e.value.code == 2
 
 
 def test_tournament_play_equals_the_arena(tmp_path) -> None:
@@ -279,7 +329,7 @@ def test_a_bot_process_ends_with_the_tournament_process(tmp_path) -> None:
     try:
         conn.send(("load",))
         assert conn.recv() == ("ok", "HangBot")
-        conn.send(("new", "seed"))
+        conn.send(("new", "seed", get_rules("standard")))
         assert conn.recv()[0] == "ok"
         deal = Deal.new("standard", random.Random(0))
         conn.send(("act", deal.information_state(deal.current)))

@@ -5,7 +5,9 @@
 
 **Which bots.** Every ``*.py`` file of the folder (not ``_*.py`` or ``test_*.py``) is a bot
 labelled by its file name; its agent is the module's ``AGENT`` (a class or factory), else the one
-class in the file with an ``act`` method, built with no arguments (:mod:`.discover`).
+class in the file with an ``act`` method, built with no arguments (:mod:`.discover`). An agent
+with a ``prepare(rules)`` method (compiling a search, loading a model) has it called once it is
+built, within the build time (``--build-timeout``, default 30 s), not on the clock of its first decision.
 ``--include`` adds built-in agents (``heuristic``, ``random``, ``pimc:samples=10``, ...). A file
 that fails to import, has no agent, or whose agent cannot be built is *disqualified*: listed in
 the report with the reason, and the others play.

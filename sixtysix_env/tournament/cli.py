@@ -59,6 +59,14 @@ def _parser() -> argparse.ArgumentParser:
         help="stop a bot that has not answered after this many seconds (default: twice the limit plus 1 s)",
     )
     p.add_argument(
+        "--build-timeout",
+        type=positive_float,
+        default=30.0,
+        metavar="SECONDS",
+        help="time to import, build and prepare a bot (its prepare(rules): compiling a search) before it is "
+        "disqualified (default 30)",
+    )
+    p.add_argument(
         "--strikes",
         type=positive_int,
         default=3,
@@ -119,6 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             block=args.block,
             elo_prior=args.elo_prior,
             kill_after_s=args.kill_after,
+            build_timeout_s=args.build_timeout,
             strikes=args.strikes,
             start_method=args.start_method,
             log_dir=out / "logs",

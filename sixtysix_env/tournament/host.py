@@ -6,8 +6,10 @@ crashes the interpreter loses a deal and nothing else, and a bot sees only the `
 is sent, never the deal in memory. What a bot prints goes to its log file. This isolates faults,
 it is no sandbox: the process runs with the teacher's rights and no memory limit.
 
-Messages (parent -> bot): ``("load",)`` import the file and find the agent; ``("new", seed)``
-build a fresh agent and a ``random.Random(seed)`` for it; ``("act", info)`` one decision;
+Messages (parent -> bot): ``("load",)`` import the file and find the agent; ``("new", seed,
+rules)`` build a fresh agent and a ``random.Random(seed)`` for it, and run the agent's optional
+one-off ``prepare(rules)`` (compiling a search, as in the arena), which then counts against the
+build time and not the first decision's; ``("act", info)`` one decision;
 ``("stop",)``. Answers: ``("ok", text)``, ``("error", text)``, ``("action", int, seconds)``,
 ``("raised", text, seconds)``, ``("returned", repr of a value that is no int, seconds)``.
 """
@@ -122,6 +124,9 @@ def host_main(conn: Connection, spec: AgentSpec, log_path: str | None, parent_pi
                     reply = ("ok", found)
                 else:  # "new"
                     agent = spec.make()
+                    prepare = getattr(agent, "prepare", None)
+                    if callable(prepare):
+                        prepare(msg[2])
                     rng = random.Random(msg[1])
                     reply = ("ok", "")
             except BaseException as e:

@@ -19,6 +19,7 @@ from typing import Any
 from ..agents.spec import AgentSpec
 from ..arena.play import BotFault
 from ..infostate import InfoState
+from ..rules import Rules
 from .host import BotDied, BotProcess, NoAnswer
 
 __all__ = ["HostPool", "Limits", "RemoteBot", "Stopped"]
@@ -125,10 +126,11 @@ class HostPool:
 
 class RemoteBot:
     """An agent whose ``act`` runs in the bot's process; ``seed`` seeds the agent's RNG there
-    (the ``rng`` argument of ``act`` is not used)."""
+    (the ``rng`` argument of ``act`` is not used), ``rules`` goes to the agent's ``prepare``."""
 
-    def __init__(self, spec: AgentSpec, pool: HostPool, limits: Limits, seed: str) -> None:
+    def __init__(self, spec: AgentSpec, pool: HostPool, limits: Limits, seed: str, rules: Rules) -> None:
         self.spec = spec
+        self.rules = rules
         self.name = spec.label
         self.pool = pool
         self.limits = limits
@@ -142,7 +144,7 @@ class RemoteBot:
             proc = self.pool.checkout(self.spec)
             seed = self.seed if not self.restarts else f"{self.seed}/restart/{self.restarts}"
             try:
-                answer = proc.ask(("new", seed), self.limits.build_s)
+                answer = proc.ask(("new", seed, self.rules), self.limits.build_s)
             except (NoAnswer, BotDied) as e:
                 raise BotFault(f"could not be built: {e}") from None
             if answer[0] != "ok":

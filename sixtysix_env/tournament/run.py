@@ -74,15 +74,18 @@ def _default_start_method() -> str:
     return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
 
 
-def _load_bots(specs: Sequence[AgentSpec], pool: HostPool, limits: Limits, workers: int) -> list[BotEntry | AgentSpec]:
-    """Import and build every bot in its own process: the ready spec, or its disqualification."""
+def _load_bots(
+    specs: Sequence[AgentSpec], pool: HostPool, limits: Limits, workers: int, rules: Rules
+) -> list[BotEntry | AgentSpec]:
+    """Import and build (and prepare) every bot in its own process: the ready spec, or its
+    disqualification."""
 
     def load(spec: AgentSpec) -> BotEntry | AgentSpec:
         proc = pool.start(spec)
         try:
             kind, found = proc.ask(("load",), limits.build_s)
             if kind == "ok":
-                kind, text = proc.ask(("new", "load-check"), limits.build_s)
+                kind, text = proc.ask(("new", "load-check", rules), limits.build_s)
                 found = text if kind != "ok" else found
         except (NoAnswer, BotDied) as e:
             return BotEntry(spec.label, spec.source or spec.label, "disqualified", f"while loading: {e}")
@@ -153,7 +156,7 @@ def run_tournament(
         logs.mkdir(parents=True, exist_ok=True)
     pool = HostPool(ctx, logs, keep=2 * workers + 2)
     try:
-        loaded = _load_bots(specs, pool, limits, workers)
+        loaded = _load_bots(specs, pool, limits, workers, r)
         ready = [x for x in loaded if isinstance(x, AgentSpec)]
         entries = [x if isinstance(x, BotEntry) else BotEntry(x.label, x.source or x.label, "plays") for x in loaded]
         if len(ready) < 2:
@@ -211,8 +214,8 @@ def _play(
 
     def one(task: Task) -> tuple[TaskResult, dict[str, int]]:
         a_spec, b_spec = task.specs
-        a = RemoteBot(a_spec, pool, limits, agent_seed(task, task.a_seat))
-        b = RemoteBot(b_spec, pool, limits, agent_seed(task, 1 - task.a_seat))
+        a = RemoteBot(a_spec, pool, limits, agent_seed(task, task.a_seat), task.rules)
+        b = RemoteBot(b_spec, pool, limits, agent_seed(task, 1 - task.a_seat), task.rules)
         counted = [0]
 
         def tick() -> None:
