@@ -21,7 +21,7 @@ from .actions import parse_action as parse_action_text
 from .cards import CARD_POINTS, NUM_CARDS, SUIT_MASK, Rank, card, card_str, cards_str, parse_cards
 from .checks import as_index, check_int
 from .deal_types import Decision, Outcome, RandomSource, Termination
-from .infostate import InfoState
+from .infostate import InfoState, allowed_first, ruled_out_by_play
 from .rules import Rules, get_rules
 
 __all__ = [
@@ -664,7 +664,8 @@ class Deal:
 
     def resample_hidden(self, player: int, rng: RandomSource) -> Deal:
         """A copy where the cards ``player`` cannot see are dealt again at random among the places
-        he cannot see (opponent's unknown cards, face-down stock), keeping all public information.
+        he cannot see (opponent's unknown cards, face-down stock), keeping all public information
+        (none that the opponent's play since closing rules out goes to his hand).
         This is the determinization that sampling searches (PIMC) and the leak tests use."""
         player = check_int("player", player, 0, 1)
         if not callable(getattr(rng, "shuffle", None)):
@@ -675,6 +676,8 @@ class Deal:
         rng.shuffle(pool)
         pool = [int(c) for c in pool]
         n_opp = opp_hidden.bit_count()
+        if self.closed_by >= 0 and self.stock:  # none that his play since closing rules out
+            pool = allowed_first(pool, n_opp, ruled_out_by_play(self.history, o, self.trump, self.rules.must_win_trick))
         d = self.clone()
         d.hands[o] = self.known[o] | sum(1 << c for c in pool[:n_opp])
         if self.stock:

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .actions import actions_of
-from .cards import cards_str
+from .actions import CLOSE, MARRIAGE, actions_of
+from .cards import SUIT_MASK, cards_str
 from .checks import check_int
 from .deal_types import Decision, Outcome, RandomSource
 from .rules import Rules
@@ -256,15 +256,25 @@ class InfoState:
     def legal_actions(self) -> list[int]:
         return actions_of(self.legal_mask)
 
+    def opponent_cannot_hold(self) -> int:
+        """Bitmask of unseen cards the opponent's play since closing rules out
+        (:func:`ruled_out_by_play`); 0 while the stock is open."""
+        if self.closed_by < 0 or not self.unseen:
+            return 0
+        return ruled_out_by_play(self.history, self.opponent, self.trump, self.rules.must_win_trick) & self.unseen
+
     def sample(self, rng: RandomSource) -> Any:
         """A full deal (a :class:`~sixtysix_env.engine.Deal`) consistent with this view: the unseen
-        cards dealt at random between the opponent's unknown hand slots and the face-down stock."""
+        cards dealt at random between the opponent's unknown hand slots and the face-down stock,
+        none that his play rules out in his hand (:meth:`opponent_cannot_hold`); every consistent
+        deal is equally likely."""
         o = self.opponent
         pool = [c for c in range(24) if self.unseen >> c & 1]
         rng.shuffle(pool)
         pool = [int(c) for c in pool]
         known_opp = self.known_opponent
         n_opp = self.opponent_hand_size - known_opp.bit_count()
+        pool = allowed_first(pool, n_opp, self.opponent_cannot_hold())
         d = object.__new__(self._deal_class)
         d.rules = self.rules
         d.dealer = self.dealer
@@ -314,3 +324,42 @@ class InfoState:
     def __setstate__(self, state: dict[str, Any]) -> None:
         for k, v in state.items():
             object.__setattr__(self, k, v)
+
+
+def ruled_out_by_play(history: Any, player: int, trump: int, must_win_trick: bool) -> int:
+    """Bitmask of the cards ``player`` cannot hold, from how he followed after the stock was
+    closed: with another suit, he had none of the suit led (and none of the trumps, if he did not
+    trump); with a lower card of the suit, where the rules make him beat the card led when able,
+    none higher. No card enters a hand after closing, so this holds for the rest of the deal.
+    ``history`` as :attr:`InfoState.history`; before closing any card may be played: no rule."""
+    out = 0
+    closed = False
+    lead = -1
+    trumps = SUIT_MASK[trump]
+    for h in history:
+        a = h & 31
+        if a >= MARRIAGE:
+            closed = closed or a == CLOSE
+            continue
+        if lead < 0:
+            lead = a
+            continue
+        if closed and h >> 5 == player:
+            led = SUIT_MASK[lead // 6]
+            if not led >> a & 1:
+                out |= led if trumps >> a & 1 else led | trumps
+            elif a < lead and must_win_trick:
+                out |= led & ~((2 << lead) - 1)  # the cards of the suit above the one led
+        lead = -1
+    return out
+
+
+def allowed_first(pool: list[int], count: int, ruled_out: int) -> list[int]:
+    """``pool`` (shuffled) reordered so that its first ``count`` cards are the first ones not in
+    ``ruled_out``, the others after them in their order: dealing the first ``count`` to the
+    opponent then gives every hand consistent with his play the same chance."""
+    if not ruled_out:
+        return pool
+    his = [c for c in pool if not ruled_out >> c & 1][:count]
+    taken = sum(1 << c for c in his)
+    return [*his, *(c for c in pool if not taken >> c & 1)]

@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sixtysix_env import PRESETS, Deal, InfoState, parse_cards
-from sixtysix_env.cards import mask_of
+from sixtysix_env.actions import CLOSE
+from sixtysix_env.cards import SUIT_MASK, cards_of, mask_of
 from sixtysix_env.observers import (
     ENCODERS,
     VECTOR_LAYOUT,
@@ -114,3 +115,79 @@ def test_spaces_contain_the_observations():
     deal = _random_position(PRESETS["schnapsen"], 3)
     for name, enc in ENCODERS.items():
         assert observation_space(name).contains(enc(InfoState.of(deal, 0)))
+
+
+def _closed_position(rules, seed: int) -> Deal | None:
+    """A random deal played at random until a few tricks after somebody closed; None if it ended."""
+    rng = random.Random(seed)
+    deal = Deal.new(rules, rng, dealer=seed & 1)
+    extra = rng.randrange(1, 9)
+    while deal.outcome is None and (deal.closed_by < 0 or extra):
+        legal = deal.legal_actions()
+        if deal.closed_by < 0 and CLOSE in legal and rng.random() < 0.4:
+            deal.apply(CLOSE)
+            continue
+        if deal.closed_by >= 0:
+            extra -= 1
+        deal.apply(rng.choice(legal))
+    return deal if deal.outcome is None and deal.stock else None
+
+
+def _play_allows(rules, history, player: int, trump: int, hand: int) -> bool:
+    """Whether ``player``, holding ``hand`` now (plus what he played since), could have made each of
+    his follows after closing: the engine's follow rule replayed on that hand."""
+    cards = [h for h in history if h & 31 < 24]
+    closed_at = next(i for i, h in enumerate(history) if h & 31 == CLOSE)
+    held = hand | sum(1 << (h & 31) for h in history[closed_at:] if h >> 5 == player and h & 31 < 24)
+    played_before = sum(1 for h in history[:closed_at] if h & 31 < 24)
+    for i in range(played_before, len(cards) - 1, 2):
+        lead, follow = cards[i] & 31, cards[i + 1]
+        if follow >> 5 == player:
+            same = held & SUIT_MASK[lead // 6]
+            if same:
+                higher = same & ~((2 << lead) - 1)
+                allowed = higher or same if rules.must_win_trick else same
+            else:
+                allowed = held & SUIT_MASK[trump] or held
+            if not allowed >> (follow & 31) & 1:
+                return False
+        for c in (cards[i], cards[i + 1]):
+            if c >> 5 == player:
+                held &= ~(1 << (c & 31))
+    return True
+
+
+@given(rules=st.sampled_from(RULES), seed=st.integers(0, 2**32 - 1), player=st.integers(0, 1))
+def test_samples_after_closing_give_the_opponent_only_hands_his_play_allows(rules, seed, player):
+    """Sound: the true hand is never ruled out, and every sampled hand could have played the
+    opponent's follows since closing. Exact: each ruled-out card, added to a hand, breaks one."""
+    deal = _closed_position(rules, seed)
+    if deal is None:
+        return
+    info, o = InfoState.of(deal, player), 1 - player
+    ruled_out = info.opponent_cannot_hold()
+    assert not ruled_out & deal.hands[o] and not ruled_out & ~info.unseen
+    assert _play_allows(rules, info.history, o, info.trump, deal.hands[o])
+    rng = random.Random(seed)
+    for sampled in (info.sample(rng), deal.resample_hidden(player, rng)):
+        assert not ruled_out & sampled.hands[o]
+        assert sampled.hands[o].bit_count() == deal.hands[o].bit_count()
+        assert _play_allows(rules, info.history, o, info.trump, sampled.hands[o])
+    for c in cards_of(ruled_out):
+        assert not _play_allows(rules, info.history, o, info.trump, deal.known[o] | 1 << c)
+
+
+def test_a_failed_follow_after_closing_rules_out_the_suit_and_the_trumps():
+    # standard, player 0 leads and closes; player 1 cannot follow spades and does not trump
+    deal = arrange("AS TS KS AH TH KH", "9C JC QC KC TC AC", trump="9D", dealer=1)
+    deal.apply_all("C AS 9C")
+    info = InfoState.of(deal, 0)
+    assert info.opponent_cannot_hold() == info.unseen & (SUIT_MASK[1] | SUIT_MASK[3])  # spades, diamonds
+    counts: dict[int, int] = {}
+    for s in range(200):
+        hand = info.sample(random.Random(s)).hands[1]
+        counts[hand] = counts.get(hand, 0) + 1
+    left = mask_of(parse_cards("JC QC KC TC AC 9H JH QH"))  # the unseen clubs and hearts
+    assert all(hand & ~left == 0 for hand in counts) and len(counts) > 20
+    before = arrange("AS TS KS AH TH KH", "9C JC QC KC TC AC", trump="9D", dealer=1)
+    assert InfoState.of(before, 0).opponent_cannot_hold() == 0  # no rule while the stock is open

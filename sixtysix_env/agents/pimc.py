@@ -122,10 +122,12 @@ class _Arranged:
 
 def _closed_hands(info: InfoState, limit: int) -> list[tuple[int, ...]] | None:
     """Every possible set of the opponent's unknown cards once the stock is closed (its order no
-    longer matters then), when there are at most ``limit`` of them; else None."""
+    longer matters then; none his play rules out), when there are at most ``limit`` of them; else
+    None."""
     if info.closed_by < 0:
         return None
-    unseen = [c for c in range(24) if info.unseen >> c & 1]
+    allowed = info.unseen & ~info.opponent_cannot_hold()
+    unseen = [c for c in range(24) if allowed >> c & 1]
     k = info.opponent_hand_size - info.known_opponent.bit_count()
     if comb(len(unseen), k) > limit:
         return None
