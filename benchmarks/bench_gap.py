@@ -19,7 +19,9 @@ is left out. Agents are given as in the arena (``pimc:samples=50``, ``mybot.py:M
 The oracle is the slow part (about 2-4 CPU s per standard deal with the numba search of the
 ``fast`` extra, minutes without it), and its games depend only on the rules, the opponent, the
 seed and the deals: ``--oracle-cache DIR`` (default ``results/oracle-cache``) keeps them in a
-JSON file per setting, so measuring your own agents against the same deals later reuses them.
+JSON file per setting (rules, opponent, seed), so measuring your own agents against the same deals
+later reuses them; a run's deals are the first ones of any larger run, so a larger run plays only
+the pairs the file lacks (saved after every block: an interrupted run keeps what it finished).
 ``--json FILE`` writes every agent's per-pair results.
 """
 
