@@ -266,8 +266,8 @@ class InfoState:
     def sample(self, rng: RandomSource) -> Any:
         """A full deal (a :class:`~sixtysix_env.engine.Deal`) consistent with this view: the unseen
         cards dealt at random between the opponent's unknown hand slots and the face-down stock,
-        none that his play rules out in his hand (:meth:`opponent_cannot_hold`); every consistent
-        deal is equally likely."""
+        none that his play rules out in his hand (:meth:`opponent_cannot_hold`): every hand of his
+        consistent with this view is equally likely."""
         o = self.opponent
         pool = [c for c in range(24) if self.unseen >> c & 1]
         rng.shuffle(pool)
@@ -357,7 +357,8 @@ def ruled_out_by_play(history: Any, player: int, trump: int, must_win_trick: boo
 def allowed_first(pool: list[int], count: int, ruled_out: int) -> list[int]:
     """``pool`` (shuffled) reordered so that its first ``count`` cards are the first ones not in
     ``ruled_out``, the others after them in their order: dealing the first ``count`` to the
-    opponent then gives every hand consistent with his play the same chance."""
+    opponent then gives every hand consistent with his play the same chance (the order of the
+    others is not uniform, but they are the closed stock, whose order no longer matters)."""
     if not ruled_out:
         return pool
     his = [c for c in pool if not ruled_out >> c & 1][:count]
