@@ -20,15 +20,15 @@ lowest action id, so the agent plays sensibly where the search is indifferent.
 Budget: 20 samples (the default) take about 10 ms CPU per decision (median 8 ms;
 ``benchmarks/bench_agents.py``). More samples help against the heuristic: on the same 2,000
 duplicate standard deal pairs (``benchmarks/bench_gap.py --deals 2000 --seed 0``), G was +0.489
-with 20 samples and +0.634 with 50, the oracle's +1.186 (gap closed 0.41 and 0.53), at 17 and 45
-CPU ms per decision with ``solver="fast"``; on the first 300 pairs 100 samples were no better than
-50. Head to head they are closer (40 samples against 20 won 0.499 of 422 deals, 95% CI
-0.451-0.546). The default stays 20 for speed (and as the fixed reference of the tables);
-``samples=50, solver="fast"`` is the strong setting. Exact endgames did not help:
-``endgame="solve"`` with 20 samples won 0.579 of 318 deals against the heuristic where
-``"playout"`` won 0.583 on the same deals, at about 7 times the time. Samples that respect the
-opponent's follows after closing (``InfoState.opponent_cannot_hold``) moved G with 50 samples
-from +0.707 to +0.720 on 300 pairs: kept because it is right, not because it was shown to help.
+with 20 samples, +0.634 with 50 and +0.696 with 100, the oracle's +1.186 (gap closed 0.41, 0.53
+and 0.59), at 17, 45 and 86 CPU ms per decision with ``solver="fast"``. Head to head they are
+closer (40 samples against 20 won 0.499 of 422 deals, 95% CI 0.451-0.546). The default stays 20
+for speed (and as the fixed reference of the tables); ``samples=50, solver="fast"`` is the strong
+setting. Exact endgames did not help: ``endgame="solve"`` with 20 samples won 0.579 of 318 deals
+against the heuristic where ``"playout"`` won 0.583 on the same deals, at about 7 times the time.
+Samples that respect the opponent's follows after closing (``InfoState.opponent_cannot_hold``)
+moved G with 50 samples from +0.707 to +0.720 on 300 pairs: kept because it is right, not
+because it was shown to help.
 
 ``solver="fast"`` solves with the numba search (``sixtysix_env.fast.solver``, the ``fast``
 extra): the same values, so the same play (tested), at about half the CPU (61 s against 129 s for
