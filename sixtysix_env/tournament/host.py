@@ -29,6 +29,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from ..agents.spec import AgentSpec, load_module
+from ..arena.play import ready_agent
 
 __all__ = ["BotDied", "BotProcess", "NoAnswer", "describe_exception", "host_main"]
 
@@ -123,10 +124,7 @@ def host_main(conn: Connection, spec: AgentSpec, log_path: str | None, parent_pi
                     spec, found = _load(spec)
                     reply = ("ok", found)
                 else:  # "new"
-                    agent = spec.make()
-                    prepare = getattr(agent, "prepare", None)
-                    if callable(prepare):
-                        prepare(msg[2])
+                    agent = ready_agent(spec, msg[2])
                     rng = random.Random(msg[1])
                     reply = ("ok", "")
             except BaseException as e:
