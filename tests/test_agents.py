@@ -320,6 +320,7 @@ def test_registry_errors_and_lazy_factories() -> None:
         lambda: PIMCAgent(samples=0),
         lambda: PIMCAgent(time_ms=0),
         lambda: PIMCAgent(endgame="exact"),
+        lambda: PIMCAgent(closing="exact"),
         lambda: ISMCTSAgent(iterations=0),
         lambda: ISMCTSAgent(time_ms=-1),
         lambda: ISMCTSAgent(c=-0.1),

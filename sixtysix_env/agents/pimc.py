@@ -9,33 +9,43 @@ solves it exactly (0.3-2 ms); while the stock is open an exact solve takes up to
 each action is followed by a heuristic playout for both sides (``endgame="playout"``, about
 0.1 ms), or by a heuristic playout until the stock closes or runs out and an exact solve from
 there (``endgame="solve"``, exact in phase 2 but several times slower). An action that closes
-the stock is always solved exactly. With no unseen cards the one sample is the true deal, so
-PIMC plays exact alpha-beta; once the stock is closed only the opponent's hand matters, and when
-it has no more possible hands than the sample budget (at most 200), every one of them is
-solved: an exact average.
+the stock is solved exactly (``closing="solve"``, the default) or played out by the heuristic
+like the other actions (``closing="playout"``). With no unseen cards the one sample is the true
+deal, so PIMC plays exact alpha-beta; once the stock is closed only the opponent's hand matters,
+and when it has no more possible hands than the sample budget (at most 200), every one of them
+is solved: an exact average.
+
+Why ``closing="playout"``: the exact solve of a sampled deal knows the opponent's cards, so it
+values closing as if the closer could see them, while the other actions are valued by playouts
+that cannot: closing is flattered. Played out instead, it gained +0.037 points per deal
+(paired SE 0.018) with 100 samples and +0.026 (0.020) with 400, on the first 500 of the 2,000
+deal pairs below.
 
 Ties (common near the end, when every action wins) go to the heuristic's choice, then to the
 lowest action id, so the agent plays sensibly where the search is indifferent.
 
-Budget: 20 samples (the default) take about 10 ms CPU per decision (median 8 ms;
-``benchmarks/bench_agents.py``). More samples help against the heuristic: on the same 2,000
-duplicate standard deal pairs (``benchmarks/bench_gap.py --deals 2000 --seed 0``), G was +0.489
-with 20 samples, +0.634 with 50 and +0.696 with 100, the oracle's +1.186 (gap closed 0.41, 0.53
-and 0.59), at 17, 45 and 86 CPU ms per decision with ``solver="fast"``. Head to head they are
-closer (40 samples against 20 won 0.499 of 422 deals, 95% CI 0.451-0.546). The default stays 20
-for speed (and as the fixed reference of the tables); ``samples=50, solver="fast"`` is the strong
-setting. Exact endgames did not help: ``endgame="solve"`` with 20 samples won 0.579 of 318 deals
-against the heuristic where ``"playout"`` won 0.583 on the same deals, at about 7 times the time.
-Samples that respect the opponent's follows after closing (``InfoState.opponent_cannot_hold``)
-moved G with 50 samples from +0.707 to +0.720 on 300 pairs: kept because it is right, not
-because it was shown to help.
+Budget: 20 samples (the default) take about 10 ms CPU per decision with the reference solver
+(median 8 ms; ``benchmarks/bench_agents.py``). More samples help against the heuristic, up to a
+few hundred: on the same 2,000 duplicate standard deal pairs (``benchmarks/bench_gap.py --deals
+2000 --seed 0``), G was +0.489 with 20 samples, +0.634 with 50, +0.696 with 100 and +0.744 with
+400, the oracle's +1.186 (gap closed 0.41, 0.53, 0.59 and 0.63); 1,000 samples were no better
+than 400 on the first 500 pairs (-0.032, paired SE 0.036). Head to head they are closer (40
+samples against 20 won 0.499 of 422 deals, 95% CI 0.451-0.546). The default stays 20 (the fixed
+reference of the tables); ``samples=400, solver="fast", closing="playout"`` is the strong
+setting (README, gap table). Exact endgames did not help: ``endgame="solve"`` with 20 samples
+won 0.579 of 318 deals against the heuristic where ``"playout"`` won 0.583 on the same deals, at
+about 7 times the time, and with 400 samples it lost 0.068 points per deal (paired SE 0.063, 200
+pairs) at 102 ms a decision. Samples that respect the opponent's follows after closing
+(``InfoState.opponent_cannot_hold``) moved G with 50 samples from +0.707 to +0.720 on 300 pairs:
+kept because it is right, not because it was shown to help.
 
-``solver="fast"`` solves with the numba search (``sixtysix_env.fast.solver``, the ``fast``
-extra): the same values, so the same play (tested), at about half the CPU (61 s against 129 s for
-300 standard games). Solving sampled deals exactly while the stock is still open was tried with it
-and is worse, because each sample's solve knows that sample's order of the stock: on 150 duplicate
-standard deal pairs against the heuristic, G was +0.487 with playouts, +0.363 solving exactly
-from 2 stock cards on and +0.217 from 4.
+``solver="fast"`` (the ``fast`` extra) solves with the numba search (``sixtysix_env.fast.solver``)
+and plays the open-stock playouts in numba too (``sixtysix_env.fast.playout``): the same values,
+so the same moves (tested), at a tenth of the CPU (100 samples: 8.2 ms per decision against 86 ms
+with Python playouts, the same 50 deal pairs). Solving sampled deals exactly while the stock is
+still open was tried and is worse, because each sample's solve knows that sample's order of the
+stock: on 150 duplicate standard deal pairs against the heuristic, G was +0.487 with playouts,
++0.363 solving exactly from 2 stock cards on and +0.217 from 4.
 """
 
 from __future__ import annotations
@@ -47,6 +57,7 @@ from itertools import combinations
 from math import comb
 from typing import Protocol
 
+from ..actions import CLOSE
 from ..checks import check_choice, check_int, check_real
 from ..engine import Deal
 from ..infostate import InfoState
@@ -58,6 +69,7 @@ from .heuristic import heuristic_deal_action, heuristic_info_action, heuristic_p
 __all__ = ["PIMCAgent", "evaluate_actions"]
 
 _ENDGAMES = ("playout", "solve")
+_CLOSINGS = ("solve", "playout")
 _SOLVERS = ("python", "fast")
 _MAX_ENUMERATED = 200
 
@@ -65,6 +77,12 @@ _MAX_ENUMERATED = 200
 class _Exact(Protocol):
     def action_values(self, deal: Deal) -> dict[int, int]: ...
     def value(self, deal: Deal, player: int | None = None) -> int: ...
+
+
+class _Playouts(Protocol):
+    def action_values(
+        self, deal: Deal, legal: list[int], endgame: str = "playout", closing: str = "solve"
+    ) -> list[int]: ...
 
 
 def fast_solver_for(rules: Rules) -> _Exact:
@@ -81,9 +99,25 @@ def fast_solver_for(rules: Rules) -> _Exact:
 _FAST_SOLVERS: dict[Rules, _Exact] = {}
 
 
-def _finish(deal: Deal, player: int, endgame: str, solver: _Exact | None = None) -> float:
+def fast_playouts_for(rules: Rules) -> _Playouts:
+    """The numba playouts (``sixtysix_env.fast.playout``) of a ruleset, on its shared solver."""
+    from ..fast.playout import FastPlayouts
+
+    playouts = _FAST_PLAYOUTS.get(rules)
+    if playouts is None:
+        playouts = _FAST_PLAYOUTS[rules] = FastPlayouts(fast_solver_for(rules))  # type: ignore[arg-type]
+    return playouts
+
+
+_FAST_PLAYOUTS: dict[Rules, _Playouts] = {}
+
+
+def _finish(deal: Deal, player: int, endgame: str, solver: _Exact | None = None, played_out: bool = False) -> float:
     """Value for ``player`` of a sampled deal after one action: exact once the stock is closed or
-    exhausted, else a heuristic playout (optionally only up to that point, then exact)."""
+    exhausted, else a heuristic playout (optionally only up to that point, then exact);
+    ``played_out``: a heuristic playout to the end, whatever the stock."""
+    if played_out:
+        return heuristic_playout(deal).returns()[player]
     if endgame == "solve":
         while deal.outcome is None and deal.stock_open:
             deal.apply(heuristic_deal_action(deal))
@@ -95,19 +129,27 @@ def _finish(deal: Deal, player: int, endgame: str, solver: _Exact | None = None)
 
 
 def evaluate_actions(
-    deal: Deal, legal: list[int], endgame: str = "playout", solver: _Exact | None = None
+    deal: Deal,
+    legal: list[int],
+    endgame: str = "playout",
+    solver: _Exact | None = None,
+    playouts: _Playouts | None = None,
+    closing: str = "solve",
 ) -> list[float]:
     """Value of each action in ``legal`` on one full (sampled) deal, for the player to act
-    (``solver``: the numba search, the same values as the reference search, faster)."""
+    (``solver``, ``playouts``: the numba search and playouts, the same values, faster;
+    ``closing="playout"``: closing the open stock is valued by a playout, not solved)."""
     player = deal.current
     if not deal.stock_open:
         values = solver.action_values(deal) if solver is not None else solve_actions(deal, player)
         return [values[a] for a in legal]
+    if playouts is not None:
+        return [float(v) for v in playouts.action_values(deal, legal, endgame, closing)]
     out = []
     for a in legal:
         child = deal.clone()
         child.apply(a)
-        out.append(_finish(child, player, endgame, solver))
+        out.append(_finish(child, player, endgame, solver, a == CLOSE and closing == "playout"))
     return out
 
 
@@ -140,7 +182,8 @@ def _closed_hands(info: InfoState, limit: int) -> list[tuple[int, ...]] | None:
 class PIMCAgent:
     """PIMC with a budget of ``samples`` determinizations per decision (default 20), or of
     ``time_ms`` milliseconds (then at least one sample, and at most ``samples`` if given).
-    A sample budget keeps play reproducible; a time budget depends on the machine."""
+    A sample budget keeps play reproducible; a time budget depends on the machine. ``endgame``
+    and ``closing`` say how a sampled deal is valued, ``solver`` where (module docstring)."""
 
     name = "pimc"
 
@@ -150,11 +193,14 @@ class PIMCAgent:
         time_ms: float | None = None,
         endgame: str = "playout",
         solver: str = "python",
+        closing: str = "solve",
     ) -> None:
         samples = None if samples is None else check_int("samples", samples, 1, MAX_BUDGET)
         time_ms = None if time_ms is None else check_real("time_ms", time_ms, 0.0, MAX_TIME_MS, above=True)
         check_choice("endgame", endgame, _ENDGAMES)
         check_choice("solver", solver, _SOLVERS)
+        check_choice("closing", closing, _CLOSINGS)
+        self.closing = closing
         self.solver = solver
         self.samples = samples if samples is not None else (1_000_000 if time_ms is not None else 20)
         self.time_ms = time_ms
@@ -164,9 +210,10 @@ class PIMCAgent:
         """Compile the numba search ahead of play (``solver="fast"``: 10-20 s once per process), so
         the first decision is not slow; the arena calls it before timing its trial decision."""
         if self.solver == "fast":
-            from ..fast.solver import warm_up
+            from ..fast import playout, solver
 
-            warm_up(fast_solver_for(rules))
+            solver.warm_up(fast_solver_for(rules))
+            playout.warm_up(fast_playouts_for(rules))  # type: ignore[arg-type]
 
     def act(self, info: InfoState, rng: random.Random) -> int:
         legal = info.legal_actions()
@@ -184,8 +231,9 @@ class PIMCAgent:
         else:
             deals = (info.sample(rng) for _ in range(self.samples))
         exact = fast_solver_for(info.rules) if self.solver == "fast" else None
+        playouts = fast_playouts_for(info.rules) if self.solver == "fast" else None
         for deal in deals:
-            for i, v in enumerate(evaluate_actions(deal, legal, self.endgame, exact)):
+            for i, v in enumerate(evaluate_actions(deal, legal, self.endgame, exact, playouts, self.closing)):
                 totals[i] += v
             if deadline is not None and time.perf_counter() >= deadline:
                 break
@@ -200,5 +248,5 @@ class PIMCAgent:
     def __repr__(self) -> str:
         return (
             f"PIMCAgent(samples={self.samples}, time_ms={self.time_ms}, endgame={self.endgame!r}, "
-            f"solver={self.solver!r})"
+            f"solver={self.solver!r}, closing={self.closing!r})"
         )

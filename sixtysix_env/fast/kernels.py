@@ -568,6 +568,36 @@ def sample_legal(mask, rng, i):
     return a
 
 
+# ====================================================================== heuristic playouts
+@njit(**_JIT)
+def heuristic_playout_values(root, R, actions, n, player, solve_closed, solve_closing, work, values, unsolved):
+    """PIMC's playout of ``pimc._finish`` on a full (sampled) deal, for each of the first ``n``
+    ``actions``: row ``work[k]`` is ``root`` after ``actions[k]``, then the heuristic plays both
+    sides to the end, and ``values[k]`` is the result in game points for ``player``. Where the
+    action leaves a running deal with the stock closed or exhausted (``solve_closed``: where the
+    playout does), the playout stops there: ``unsolved[k] = 1`` and ``work[k]`` is that
+    position, for the caller to solve exactly; with ``solve_closing`` false, closing is played
+    out like any other action."""
+    for k in range(n):
+        s = work[k]
+        for f in range(root.shape[0]):
+            s[f] = root[f]
+        apply_action(s, R, actions[k])
+        values[k] = 0
+        unsolved[k] = 0
+        played_out = actions[k] == CLOSE and not solve_closing
+        if solve_closed and not played_out:
+            while s[TERMINATION] == RUNNING and stock_open(s):
+                apply_action(s, R, heuristic_action(s, R))
+        if s[TERMINATION] == RUNNING and not stock_open(s) and not played_out:
+            unsolved[k] = 1
+            continue
+        while s[TERMINATION] == RUNNING:
+            apply_action(s, R, heuristic_action(s, R))
+        if s[WINNER] >= 0:
+            values[k] = s[GAME_POINTS] if s[WINNER] == player else -s[GAME_POINTS]
+
+
 # ====================================================================== observation
 _O_HAND = OBS["hand"]
 _O_KNOWN_OPP = OBS["known_opponent"]

@@ -491,8 +491,18 @@ class FastSolver:
     def solve(self, deal: Deal) -> tuple[int, int]:
         """``(value for the player to act, an optimal action)``; ties go to the first in search order."""
         self._root(deal)
+        return self._best(deal.current)
+
+    def row_value(self, row: np.ndarray, player: int) -> int:
+        """``value`` of a running deal given as its state row (``row_of``, or a kernel's row of
+        these rules), for ``player``: saves the trip back to a ``Deal`` inside fast loops."""
+        self._S[0] = row
+        v, _ = self._best(int(row[CURRENT]))
+        return v if player == row[CURRENT] else -v
+
+    def _best(self, current: int) -> tuple[int, int]:
         n = self._search(False)
-        sign = 1 if deal.current == 0 else -1
+        sign = 1 if current == 0 else -1
         best_i = 0
         for i in range(1, n):
             if sign * self._values[i] > sign * self._values[best_i]:

@@ -34,6 +34,7 @@ def warm_up() -> None:
         deals.step_observe(deals.heuristic_actions())
         deals.step(deals.sample_actions())
     deals.reset(arrangements=[deals.arrangement(0), deals.arrangement(1)])
+    _warm_playouts()
     for opponent in OPPONENTS:
         env = SixtySixVectorEnv(2, opponent=opponent, seed=0)
         _, info = env.reset(seed=0)
@@ -41,6 +42,25 @@ def warm_up() -> None:
             acts = np.array([np.flatnonzero(m)[0] for m in info["action_mask"]])
             acts[0] = np.flatnonzero(info["action_mask"][0] == 0)[0]  # an illegal action: a redeal
             _, _, _, _, info = env.step(acts)
+
+
+def _warm_playouts() -> None:
+    """PIMC's playout kernel (``fast.playout``), without the exact search it hands closed
+    positions to (that one compiles at first use, it cannot be cached)."""
+    import random
+
+    from ..engine import Deal
+    from . import kernels as K
+    from .solver import row_of
+    from .state import NUM_FIELDS, encode_rules
+
+    deal = Deal.new("standard", random.Random(0), dealer=0)
+    legal = np.array(deal.legal_actions(), dtype=np.int64)
+    n = len(legal)
+    work = np.zeros((n, NUM_FIELDS), dtype=np.int32)
+    values, unsolved = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+    R = encode_rules(deal.rules)
+    K.heuristic_playout_values(row_of(deal), R, legal, n, 0, False, False, work, values, unsolved)
 
 
 def main(argv: list[str] | None = None) -> int:
