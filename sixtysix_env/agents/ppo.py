@@ -44,9 +44,11 @@ DEFAULT_MODEL = MODELS_DIR / "ppo_standard.npz"
 SHIPPED_MODELS: dict[str, str] = {
     "standard": "ppo_standard",
     "vu": "fast_vu",
-    # 4-minute train_fast.py runs on these presets lost to ppo_standard there (baselines/README.md)
-    "schnapsen": "ppo_standard",
-    "santase": "ppo_standard",
+    "schnapsen": "fast_schnapsen",
+    "santase": "fast_santase",
+    "marriage": "fast_marriage",
+    # the models trained on russian were not stronger there than ppo_standard (baselines/README.md)
+    "russian": "ppo_standard",
 }
 """The model ``rules=PRESET`` plays: the strongest shipped one measured on that preset (a file
 stem in ``MODELS_DIR``), trained on it where that one is stronger."""
