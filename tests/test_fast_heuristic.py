@@ -312,12 +312,24 @@ def test_maskable_ppo_trains_against_the_heuristic_and_predicts_legal_actions() 
     assert finished > 16
 
 
-def test_kernels_are_recompiled_when_the_heuristic_changes() -> None:
-    """Numba's cache of kernels.py holds the heuristic compiled in but only watches kernels.py."""
-    from sixtysix_env.fast import kernels
-    from sixtysix_env.fast.heuristic import source_digest
+@pytest.mark.parametrize(
+    ("holder", "line", "watched"),
+    [
+        ("heuristic", "STATE_DIGEST", "state"),
+        ("kernels", "HEURISTIC_DIGEST", "heuristic"),
+        ("solver", "KERNELS_DIGEST", "kernels"),
+    ],
+)
+def test_numba_caches_are_recompiled_when_what_they_compile_in_changes(holder: str, line: str, watched: str) -> None:
+    """Numba's cache of a file holds the functions and constants it uses from another file compiled
+    in, but only watches its own file: the digest line makes an edit there change this file too."""
+    import importlib
 
-    assert source_digest() == kernels.HEURISTIC_DIGEST, (
-        f"sixtysix_env/fast/heuristic.py changed: set HEURISTIC_DIGEST = {source_digest()!r} in "
-        "sixtysix_env/fast/kernels.py so that numba recompiles the built-in heuristic opponent"
+    from sixtysix_env.fast.digest import source_digest
+
+    digest = source_digest(importlib.import_module(f"sixtysix_env.fast.{watched}").__file__)
+    assert getattr(importlib.import_module(f"sixtysix_env.fast.{holder}"), line) == digest, (
+        f"sixtysix_env/fast/{watched}.py changed: set {line} = {digest!r} in sixtysix_env/fast/{holder}.py "
+        f"so that numba recompiles what it compiled in from {watched}.py (then check the next link of the chain "
+        "in sixtysix_env/fast/digest.py)"
     )

@@ -17,12 +17,11 @@ This module imports nothing from ``kernels.py`` (``kernels.py`` imports it). Num
 file changed; so ``kernels.HEURISTIC_DIGEST`` holds this file's ``source_digest()``: after editing
 this file, put the new digest there (``tests/test_fast_heuristic.py`` prints it). Changing
 ``kernels.py`` makes numba recompile the built-in opponent, which would otherwise keep the old rules.
+The same holds one link down (``STATE_DIGEST``, of ``state.py``) and up (``solver.KERNELS_DIGEST``):
+``fast/digest.py``.
 """
 
 from __future__ import annotations
-
-import hashlib
-from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -30,6 +29,7 @@ from numba import njit
 from ..actions import CLOSE, EXCHANGE, GO_OUT, MARRIAGE, PASS
 from ..cards import CARD_POINTS, NUM_CARDS, SUIT_MASK
 from ..engine import FOLLOWER_WINS, GOAL, HIGHER_IN_SUIT, MARRIAGE_PAIR
+from .digest import source_digest as file_digest
 from .state import (
     CLAIM_DECISION,
     CLOSED_BY,
@@ -52,6 +52,10 @@ from .state import (
 )
 
 __all__ = ["heuristic_action", "choose", "heuristic_actions_kernel", "source_digest"]
+
+STATE_DIGEST = "120d8592059da72c"
+"""``digest.source_digest`` of ``state.py``, whose constants numba compiles into these functions
+and the kernels: a new ``state.py`` must change this line (a test checks it; ``fast/digest.py``)."""
 
 _JIT = {"cache": True, "nogil": True, "_nrt": False}  # as kernels.py: no allocation, GIL released
 
@@ -272,6 +276,5 @@ def heuristic_actions_kernel(S, R, actions):
 
 
 def source_digest() -> str:
-    """A short hash of this file's text (line endings normalised), kept in ``kernels.HEURISTIC_DIGEST``."""
-    text = Path(__file__).read_text(encoding="utf-8").replace("\r\n", "\n")
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    """A short hash of this file's text, kept in ``kernels.HEURISTIC_DIGEST`` (``fast/digest.py``)."""
+    return file_digest(__file__)

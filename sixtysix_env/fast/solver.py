@@ -76,6 +76,10 @@ from .state import (
 
 __all__ = ["FastSolver", "row_of", "warm_up"]
 
+KERNELS_DIGEST = "d8055cc098f076b6"
+"""``digest.source_digest`` of ``kernels.py``, whose functions numba compiles into this file's
+cached ones: a new ``kernels.py`` must change this line (a test checks it; ``fast/digest.py``)."""
+
 _JIT = {"cache": True, "nogil": True, "_nrt": False}
 _RECURSIVE_JIT = {"cache": False, "nogil": True, "_nrt": False}
 """numba's cache does not reload a recursive function correctly (the cached search crashed the
