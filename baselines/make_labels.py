@@ -8,7 +8,9 @@ The teacher plays both seats of fresh deals (with ``--explore`` of its moves rep
 legal ones, so the positions are not only its own lines); every decision where it had a choice
 gives one row: the observation the envs give (``encode_vector``, 235 floats), the legal mask
 (32 bools), the teacher's action, and the game points that player ended the deal with (a value
-target; the random moves are played but not labelled). Uses only the
+target; the random moves are played but not labelled). With ``--values`` a row also holds the
+teacher's value of every legal action (``q``, 32 floats, NaN where illegal; teachers with an
+``action_values`` method, such as ``pimc``), which says how much each choice matters. Uses only the
 engine and the agents (no torch): ``--workers`` processes split the deals, each seeded from
 ``--seed`` and its index, so a run is reproducible for a fixed number of deals (``--deals``).
 """
@@ -29,20 +31,22 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(ROOT))
 
+from sixtysix_env.actions import NUM_ACTIONS  # noqa: E402
+from sixtysix_env.agents.pimc import best_action  # noqa: E402
 from sixtysix_env.agents.spec import parse_agent_spec  # noqa: E402
 from sixtysix_env.engine import Deal  # noqa: E402
 from sixtysix_env.envs.sixtysix_v0 import mask_array  # noqa: E402
 from sixtysix_env.observers import VECTOR_SIZE, encode_vector  # noqa: E402
 from sixtysix_env.rules import PRESETS, get_rules  # noqa: E402
 
-Rows = tuple[list[np.ndarray], list[np.ndarray], list[int], list[float]]
+Rows = tuple[list[np.ndarray], list[np.ndarray], list[int], list[float], list[np.ndarray]]
 
 
-def label_deal(teacher: object, rules: str, seed: int, explore: float) -> Rows:
+def label_deal(teacher: object, rules: str, seed: int, explore: float, values: bool = False) -> Rows:
     """One deal played by the teacher in both seats: its rows."""
     rng = random.Random(seed)
     deal = Deal.new(get_rules(rules), rng, dealer=rng.randrange(2))
-    obs, masks, actions, seats = [], [], [], []
+    obs, masks, actions, seats, qs = [], [], [], [], []
     while deal.outcome is None:
         legal = deal.legal_actions()
         if len(legal) == 1:
@@ -52,24 +56,31 @@ def label_deal(teacher: object, rules: str, seed: int, explore: float) -> Rows:
             deal.apply(rng.choice(legal))
             continue
         info = deal.information_state(deal.current)
-        action = teacher.act(info, rng)  # type: ignore[attr-defined]
+        if values:  # the same choice as act, from the values it maximises
+            q = teacher.action_values(info, rng)  # type: ignore[attr-defined]
+            action = best_action(info, q)
+            row = np.full(NUM_ACTIONS, np.nan, dtype=np.float32)
+            row[list(q)] = list(q.values())
+            qs.append(row)
+        else:
+            action = teacher.act(info, rng)  # type: ignore[attr-defined]
         obs.append(encode_vector(info))
         masks.append(mask_array(deal.legal_mask()).astype(bool))
         actions.append(action)
         seats.append(deal.current)
         deal.apply(action)
     returns = deal.returns()
-    return obs, masks, actions, [float(returns[p]) for p in seats]
+    return obs, masks, actions, [float(returns[p]) for p in seats], qs
 
 
-def _worker(job: tuple[str, str, list[int], float, float]) -> Rows:
-    spec, rules, seeds, explore, deadline = job
+def _worker(job: tuple[str, str, list[int], float, float, bool]) -> Rows:
+    spec, rules, seeds, explore, deadline, values = job
     teacher = parse_agent_spec(spec).make()
-    out: Rows = ([], [], [], [])
+    out: Rows = ([], [], [], [], [])
     for s in seeds:
         if time.time() > deadline:
             break
-        for dst, src in zip(out, label_deal(teacher, rules, s, explore), strict=True):
+        for dst, src in zip(out, label_deal(teacher, rules, s, explore, values), strict=True):
             dst.extend(src)  # type: ignore[arg-type]
     return out
 
@@ -83,6 +94,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--explore", type=float, default=0.1, help="share of the teacher's moves made at random")
     ap.add_argument("--workers", type=int, default=1, help="processes")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--values", action="store_true", help="also store the teacher's value of every action (q)")
     ap.add_argument("--out", default=None, help="output .npz (default results/labels_<rules>.npz)")
     args = ap.parse_args(argv)
     for name in ("deals", "workers"):
@@ -93,14 +105,19 @@ def main(argv: list[str] | None = None) -> None:
     if not 0.0 <= args.explore < 1.0:
         ap.error(f"--explore must be in [0, 1), got {args.explore}")
     try:
-        parse_agent_spec(args.teacher)
+        teacher = parse_agent_spec(args.teacher).make()
     except ValueError as e:
         ap.error(f"--teacher: {e}")
+    if args.values and not hasattr(teacher, "action_values"):
+        ap.error(f"--values: the teacher {args.teacher!r} has no action_values method (pimc has)")
     out = Path(args.out or f"results/labels_{args.rules}.npz")
     out.parent.mkdir(parents=True, exist_ok=True)
     deadline = time.time() + 60 * args.minutes if args.minutes is not None else float("inf")
     seeds = [args.seed * 1_000_003 + i for i in range(args.deals)]
-    jobs = [(args.teacher, args.rules, seeds[w :: args.workers], args.explore, deadline) for w in range(args.workers)]
+    jobs = [
+        (args.teacher, args.rules, seeds[w :: args.workers], args.explore, deadline, args.values)
+        for w in range(args.workers)
+    ]
     start = time.time()
     if args.workers == 1:
         parts = [_worker(jobs[0])]
@@ -108,10 +125,12 @@ def main(argv: list[str] | None = None) -> None:
         with ProcessPoolExecutor(args.workers) as pool:
             parts = list(pool.map(_worker, jobs))
     obs = [o for p in parts for o in p[0]]
+    extra = {"q": np.asarray([q for p in parts for q in p[4]], dtype=np.float32).reshape(-1, NUM_ACTIONS)}
     np.savez_compressed(
         out,
+        **(extra if args.values else {}),
         obs=np.asarray(obs, dtype=np.float32).reshape(-1, VECTOR_SIZE),
-        mask=np.asarray([m for p in parts for m in p[1]], dtype=bool).reshape(-1, 32),
+        mask=np.asarray([m for p in parts for m in p[1]], dtype=bool).reshape(-1, NUM_ACTIONS),
         action=np.asarray([a for p in parts for a in p[2]], dtype=np.int64),
         value=np.asarray([v for p in parts for v in p[3]], dtype=np.float32),
     )

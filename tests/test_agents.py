@@ -223,6 +223,24 @@ def test_pimc_averages_every_opponent_hand_once_the_stock_is_closed() -> None:
     assert found >= 4
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_pimc_action_values_are_what_it_maximises(seed: int) -> None:
+    """``action_values`` values every legal action with the samples ``act`` draws from the same
+    seed; ``act`` plays one of the best, and once every card is placed the values are exact."""
+    for d in _positions("standard", seed=seed, n=6):
+        if len(d.legal_actions()) < 2:
+            continue
+        info = d.information_state(d.current)
+        agent = PIMCAgent(samples=8)
+        values = agent.action_values(info, random.Random(seed))
+        assert sorted(values) == sorted(info.legal_actions())
+        assert all(-6 <= v <= 6 for v in values.values())
+        choice = agent.act(info, random.Random(seed))
+        assert values[choice] >= max(values.values()) - 1e-9
+        if info.unseen == 0:
+            assert values == solve_actions(d)
+
+
 # ------------------------------------------------------------------ the heuristic's rules
 def _heuristic(d: Deal) -> int:
     a = HeuristicAgent().act(d.information_state(d.current), random.Random(0))

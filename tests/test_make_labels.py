@@ -43,3 +43,21 @@ def test_bad_options_are_refused(tmp_path: Path) -> None:
     for bad, message in cases:
         done = _run(tmp_path, "c.npz", *bad)
         assert done.returncode == 2 and message in done.stderr, done.stderr
+
+
+def test_values_hold_the_teachers_value_of_every_legal_action(tmp_path: Path) -> None:
+    """``--values`` stores PIMC's value of each legal action (NaN elsewhere); the labelled action is
+    the best of them, the same one ``act`` plays without ``--values``."""
+    pimc = ("--teacher", "pimc:samples=4", "--deals", "3")
+    assert _run(tmp_path, "q.npz", *pimc, "--values").returncode == 0
+    assert _run(tmp_path, "plain.npz", *pimc).returncode == 0
+    with np.load(tmp_path / "q.npz", allow_pickle=False) as f, np.load(tmp_path / "plain.npz") as g:
+        q, mask, action = f["q"], f["mask"], f["action"]
+        assert "q" not in g.files and np.array_equal(g["action"], action)
+    n = len(action)
+    assert n > 10 and q.shape == (n, 32)
+    assert np.array_equal(~np.isnan(q), mask)
+    best = np.nanmax(q, axis=1)
+    assert (q[np.arange(n), action] >= best - 1e-6).all()
+    refused = _run(tmp_path, "h.npz", "--values")  # the heuristic has no values
+    assert refused.returncode == 2 and "no action_values" in refused.stderr

@@ -66,7 +66,7 @@ from .alphabeta import solve, solve_actions
 from .base import MAX_BUDGET, MAX_TIME_MS, only_choice
 from .heuristic import heuristic_deal_action, heuristic_info_action, heuristic_playout
 
-__all__ = ["PIMCAgent", "evaluate_actions"]
+__all__ = ["PIMCAgent", "best_action", "evaluate_actions"]
 
 _ENDGAMES = ("playout", "solve")
 _CLOSINGS = ("solve", "playout")
@@ -153,6 +153,18 @@ def evaluate_actions(
     return out
 
 
+def best_action(info: InfoState, values: dict[int, float]) -> int:
+    """The action of highest value; ties (common near the end, when every action wins) go to the
+    heuristic's choice, then to the first action listed."""
+    best = max(values.values())
+    tied = [a for a, v in values.items() if v >= best - 1e-9]
+    if len(tied) > 1:
+        preferred = heuristic_info_action(info)
+        if preferred in tied:
+            return preferred
+    return tied[0]
+
+
 class _Arranged:
     """A stand-in RNG whose ``shuffle`` puts given cards first: ``InfoState.sample`` then deals
     exactly those cards to the opponent's unknown slots."""
@@ -222,6 +234,21 @@ class PIMCAgent:
             return forced
         if info.unseen == 0:  # every card placed: the one "sample" is the deal itself
             return solve(info.sample(rng))[1]
+        totals, _ = self._totals(info, legal, rng)
+        return best_action(info, dict(zip(legal, totals, strict=True)))
+
+    def action_values(self, info: InfoState, rng: random.Random) -> dict[int, float]:
+        """What ``act`` maximises: each legal action's mean value in game points for the player to
+        act over the samples (exact once every card is placed), for analysis and for distillation
+        labels that carry how much a choice matters, not only which one was made."""
+        legal = info.legal_actions()
+        if info.unseen == 0:
+            return solve_actions(info.sample(rng))
+        totals, n = self._totals(info, legal, rng)
+        return {a: t / n for a, t in zip(legal, totals, strict=True)}
+
+    def _totals(self, info: InfoState, legal: list[int], rng: random.Random) -> tuple[list[float], int]:
+        """The sum of each action's values over the samples, and the number of samples."""
         deadline = time.perf_counter() + self.time_ms / 1000 if self.time_ms is not None else None
         totals = [0.0] * len(legal)
         hands = _closed_hands(info, min(self.samples, _MAX_ENUMERATED))
@@ -232,18 +259,14 @@ class PIMCAgent:
             deals = (info.sample(rng) for _ in range(self.samples))
         exact = fast_solver_for(info.rules) if self.solver == "fast" else None
         playouts = fast_playouts_for(info.rules) if self.solver == "fast" else None
+        n = 0
         for deal in deals:
+            n += 1
             for i, v in enumerate(evaluate_actions(deal, legal, self.endgame, exact, playouts, self.closing)):
                 totals[i] += v
             if deadline is not None and time.perf_counter() >= deadline:
                 break
-        best = max(totals)
-        tied = [a for a, t in zip(legal, totals, strict=True) if t >= best - 1e-9]
-        if len(tied) > 1:
-            preferred = heuristic_info_action(info)
-            if preferred in tied:
-                return preferred
-        return tied[0]
+        return totals, n
 
     def __repr__(self) -> str:
         return (
