@@ -56,7 +56,7 @@ def label_deal(teacher: object, rules: str, seed: int, explore: float, values: b
             deal.apply(rng.choice(legal))
             continue
         info = deal.information_state(deal.current)
-        if values:  # the same choice as act, from the values it maximises
+        if values:  # act's choice rule on the values it maximises (the same move, bar ties)
             q = teacher.action_values(info, rng)  # type: ignore[attr-defined]
             action = best_action(info, q)
             row = np.full(NUM_ACTIONS, np.nan, dtype=np.float32)
@@ -125,10 +125,10 @@ def main(argv: list[str] | None = None) -> None:
         with ProcessPoolExecutor(args.workers) as pool:
             parts = list(pool.map(_worker, jobs))
     obs = [o for p in parts for o in p[0]]
-    extra = {"q": np.asarray([q for p in parts for q in p[4]], dtype=np.float32).reshape(-1, NUM_ACTIONS)}
+    q = [row for p in parts for row in p[4]]
     np.savez_compressed(
         out,
-        **(extra if args.values else {}),
+        **({"q": np.asarray(q, dtype=np.float32).reshape(-1, NUM_ACTIONS)} if args.values else {}),
         obs=np.asarray(obs, dtype=np.float32).reshape(-1, VECTOR_SIZE),
         mask=np.asarray([m for p in parts for m in p[1]], dtype=bool).reshape(-1, NUM_ACTIONS),
         action=np.asarray([a for p in parts for a in p[2]], dtype=np.int64),

@@ -14,11 +14,9 @@ e.g. one seat of a self-play batch), the built-in opponent of ``BatchedDeals(opp
 
 This module imports nothing from ``kernels.py`` (``kernels.py`` imports it). Numba's cache of
 ``kernels.py`` holds this code compiled in, but numba only checks whether the cached function's own
-file changed; so ``kernels.HEURISTIC_DIGEST`` holds this file's ``source_digest()``: after editing
-this file, put the new digest there (``tests/test_fast_heuristic.py`` prints it). Changing
-``kernels.py`` makes numba recompile the built-in opponent, which would otherwise keep the old rules.
-The same holds one link down (``STATE_DIGEST``, of ``state.py``) and up (``solver.KERNELS_DIGEST``):
-``fast/digest.py``.
+file changed; so ``kernels.HEURISTIC_DIGEST`` holds this file's digest: after editing this file,
+put the new digest there (``tests/test_fast_heuristic.py`` prints it), or the built-in opponent
+keeps the old rules. The whole chain, ``STATE_DIGEST`` below included: ``fast/digest.py``.
 """
 
 from __future__ import annotations
@@ -29,7 +27,6 @@ from numba import njit
 from ..actions import CLOSE, EXCHANGE, GO_OUT, MARRIAGE, PASS
 from ..cards import CARD_POINTS, NUM_CARDS, SUIT_MASK
 from ..engine import FOLLOWER_WINS, GOAL, HIGHER_IN_SUIT, MARRIAGE_PAIR
-from .digest import source_digest as file_digest
 from .state import (
     CLAIM_DECISION,
     CLOSED_BY,
@@ -51,7 +48,7 @@ from .state import (
     WON,
 )
 
-__all__ = ["heuristic_action", "choose", "heuristic_actions_kernel", "source_digest"]
+__all__ = ["heuristic_action", "choose", "heuristic_actions_kernel"]
 
 STATE_DIGEST = "120d8592059da72c"
 """``digest.source_digest`` of ``state.py``, whose constants numba compiles into these functions
@@ -273,8 +270,3 @@ def heuristic_actions_kernel(S, R, actions):
     """The heuristic's action for the player to act in every env (-1 where the deal is over)."""
     for i in range(S.shape[0]):
         actions[i] = heuristic_action(S[i], R)
-
-
-def source_digest() -> str:
-    """A short hash of this file's text, kept in ``kernels.HEURISTIC_DIGEST`` (``fast/digest.py``)."""
-    return file_digest(__file__)

@@ -106,8 +106,8 @@ from .state import (
     WON,
 )
 
-HEURISTIC_DIGEST = "2749ffdd09f366b2"
-"""``heuristic.source_digest()`` of the heuristic compiled into these kernels' numba cache: numba
+HEURISTIC_DIGEST = "247ab1b9d997d3a8"
+"""``digest.source_digest`` of ``heuristic.py``, compiled into these kernels' numba cache: numba
 checks only this file for changes, so a new heuristic must change this line (a test checks it)."""
 
 assert CHOICE_CODES["claiming"]["explicit"] == CLAIMING_EXPLICIT

@@ -76,7 +76,7 @@ from .state import (
 
 __all__ = ["FastSolver", "row_of", "warm_up"]
 
-KERNELS_DIGEST = "d8055cc098f076b6"
+KERNELS_DIGEST = "2dbf95c9ccf38890"
 """``digest.source_digest`` of ``kernels.py``, whose functions numba compiles into this file's
 cached ones: a new ``kernels.py`` must change this line (a test checks it; ``fast/digest.py``)."""
 
