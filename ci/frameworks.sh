@@ -7,12 +7,14 @@
 # Each venv lives in .venvs/NAME (reused when it exists): torch first (a CPU build), then the
 # package with the framework's extra from pyproject.toml, then the example's short run. Any
 # failure fails the script; the install and run times of each are printed at the end.
+# With CI=true each venv is removed after its run: the five (1.2-1.9 GB each, torch in
+# every one) filled a CI disk once, and a clean checkout cannot reuse them anyway.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 all=(cleanrl tianshou torchrl openspiel rllib)
 names=("${@:-${all[@]}}")
-export OMP_NUM_THREADS=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+export OMP_NUM_THREADS=1 PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1
 
 smoke() {
   case "$1" in
@@ -40,6 +42,7 @@ for name in "${names[@]}"; do
   "$venv/bin/python" -m sixtysix_env.fast.warmup
   "$venv/bin/python" $cmd
   t2=$(date +%s)
+  if [ "${CI:-}" = true ]; then rm -rf "$venv"; fi
   report+=("$name: install $((t1 - t0)) s, smoke run $((t2 - t1)) s")
 done
 printf '%s\n' "== framework smoke runs passed" "${report[@]}"
