@@ -6,13 +6,16 @@
 
 The teacher plays both seats of fresh deals (with ``--explore`` of its moves replaced by random
 legal ones, so the positions are not only its own lines); every decision where it had a choice
-gives one row: the observation the envs give (``encode_vector``, 235 floats), the legal mask
-(32 bools), the teacher's action, and the game points that player ended the deal with (a value
-target; the random moves are played but not labelled). With ``--values`` a row also holds the
-teacher's value of every legal action (``q``, 32 floats, NaN where illegal; teachers with an
-``action_values`` method, such as ``pimc``), which says how much each choice matters. Uses only the
-engine and the agents (no torch): ``--workers`` processes split the deals, each seeded from
-``--seed`` and its index, so a run is reproducible for a fixed number of deals (``--deals``).
+gives one row. With ``--player`` another agent makes the moves and the teacher only labels the
+positions that agent reaches (DAgger: a network's own positions, labelled by the search, so a
+clone is taught where it actually goes). A row holds the observation the envs give
+(``encode_vector``, 235 floats), the legal mask (32 bools), the teacher's action, and the game
+points that player ended the deal with (a value target; the random moves are played but not
+labelled). With ``--values`` a row also holds the teacher's value of every legal action (``q``,
+32 floats, NaN where illegal; teachers with an ``action_values`` method, such as ``pimc``),
+which says how much each choice matters. Uses only the engine and the agents (no torch):
+``--workers`` processes split the deals, each seeded from ``--seed`` and its index, so a run is
+reproducible for a fixed number of deals (``--deals``).
 """
 
 from __future__ import annotations
@@ -42,8 +45,10 @@ from sixtysix_env.rules import PRESETS, get_rules  # noqa: E402
 Rows = tuple[list[np.ndarray], list[np.ndarray], list[int], list[float], list[np.ndarray]]
 
 
-def label_deal(teacher: object, rules: str, seed: int, explore: float, values: bool = False) -> Rows:
-    """One deal played by the teacher in both seats: its rows."""
+def label_deal(
+    teacher: object, rules: str, seed: int, explore: float, values: bool = False, player: object | None = None
+) -> Rows:
+    """One deal played in both seats by the player (the teacher when None): the teacher's rows."""
     rng = random.Random(seed)
     deal = Deal.new(get_rules(rules), rng, dealer=rng.randrange(2))
     obs, masks, actions, seats, qs = [], [], [], [], []
@@ -68,19 +73,20 @@ def label_deal(teacher: object, rules: str, seed: int, explore: float, values: b
         masks.append(mask_array(deal.legal_mask()).astype(bool))
         actions.append(action)
         seats.append(deal.current)
-        deal.apply(action)
+        deal.apply(action if player is None else player.act(info, rng))  # type: ignore[attr-defined]
     returns = deal.returns()
     return obs, masks, actions, [float(returns[p]) for p in seats], qs
 
 
-def _worker(job: tuple[str, str, list[int], float, float, bool]) -> Rows:
-    spec, rules, seeds, explore, deadline, values = job
+def _worker(job: tuple[str, str | None, str, list[int], float, float, bool]) -> Rows:
+    spec, player_spec, rules, seeds, explore, deadline, values = job
     teacher = parse_agent_spec(spec).make()
+    player = parse_agent_spec(player_spec).make() if player_spec else None
     out: Rows = ([], [], [], [], [])
     for s in seeds:
         if time.time() > deadline:
             break
-        for dst, src in zip(out, label_deal(teacher, rules, s, explore, values), strict=True):
+        for dst, src in zip(out, label_deal(teacher, rules, s, explore, values, player), strict=True):
             dst.extend(src)  # type: ignore[arg-type]
     return out
 
@@ -88,6 +94,9 @@ def _worker(job: tuple[str, str, list[int], float, float, bool]) -> Rows:
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--teacher", default="pimc:solver=fast", help="agent spec of the teacher (as in the arena)")
+    ap.add_argument(
+        "--player", default=None, help="agent spec that makes the moves (default: the teacher); the teacher labels them"
+    )
     ap.add_argument("--rules", default="standard", choices=list(PRESETS))
     ap.add_argument("--deals", type=int, default=100_000, help="deals to play (at most; see --minutes)")
     ap.add_argument("--minutes", type=float, default=None, help="stop after this wall time (then fewer deals)")
@@ -108,6 +117,11 @@ def main(argv: list[str] | None = None) -> None:
         teacher = parse_agent_spec(args.teacher).make()
     except ValueError as e:
         ap.error(f"--teacher: {e}")
+    if args.player is not None:
+        try:
+            parse_agent_spec(args.player).make()
+        except ValueError as e:
+            ap.error(f"--player: {e}")
     if args.values and not hasattr(teacher, "action_values"):
         ap.error(f"--values: the teacher {args.teacher!r} has no action_values method (pimc has)")
     out = Path(args.out or f"results/labels_{args.rules}.npz")
@@ -115,7 +129,7 @@ def main(argv: list[str] | None = None) -> None:
     deadline = time.time() + 60 * args.minutes if args.minutes is not None else float("inf")
     seeds = [args.seed * 1_000_003 + i for i in range(args.deals)]
     jobs = [
-        (args.teacher, args.rules, seeds[w :: args.workers], args.explore, deadline, args.values)
+        (args.teacher, args.player, args.rules, seeds[w :: args.workers], args.explore, deadline, args.values)
         for w in range(args.workers)
     ]
     start = time.time()
@@ -135,7 +149,8 @@ def main(argv: list[str] | None = None) -> None:
         value=np.asarray([v for p in parts for v in p[3]], dtype=np.float32),
     )
     print(
-        f"{out}: {len(obs)} labelled positions from {args.teacher} on {args.rules}, "
+        f"{out}: {len(obs)} labelled positions from {args.teacher} on {args.rules}"
+        f"{f' (moves by {args.player})' if args.player else ''}, "
         f"{time.time() - start:.0f} s wall, {os.cpu_count()} cores",
         flush=True,
     )

@@ -39,6 +39,7 @@ def test_bad_options_are_refused(tmp_path: Path) -> None:
         (["--explore", "1.5"], "--explore"),
         (["--workers", "0"], "--workers must be at least 1, got 0"),
         (["--minutes", "-2"], "--minutes must be above 0, got -2.0"),
+        (["--player", "nobody"], "--player: "),
     )
     for bad, message in cases:
         done = _run(tmp_path, "c.npz", *bad)
@@ -61,3 +62,41 @@ def test_values_hold_the_teachers_value_of_every_legal_action(tmp_path: Path) ->
     assert (q[np.arange(n), action] >= best - 1e-6).all()
     refused = _run(tmp_path, "h.npz", "--values")  # the heuristic has no values
     assert refused.returncode == 2 and "no action_values" in refused.stderr
+
+
+def test_with_a_player_the_teacher_labels_the_positions_the_player_reaches() -> None:
+    """DAgger (``--player``): the player's moves are played, the teacher's choices are the labels."""
+    import importlib.util
+    import random
+
+    from sixtysix_env.engine import Deal
+    from sixtysix_env.observers import encode_vector
+    from sixtysix_env.rules import get_rules
+
+    spec = importlib.util.spec_from_file_location("make_labels", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    make_labels = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_labels)
+
+    class Last:  # the teacher: the highest legal action id
+        def act(self, info, rng):  # type: ignore[no-untyped-def]
+            return max(info.legal_actions())
+
+    class First:  # the player: the lowest
+        def act(self, info, rng):  # type: ignore[no-untyped-def]
+            return min(info.legal_actions())
+
+    for seed in range(5):
+        obs, _, actions, values, _ = make_labels.label_deal(Last(), "standard", seed, 0.0, player=First())
+        rng = random.Random(seed)
+        deal = Deal.new(get_rules("standard"), rng, dealer=rng.randrange(2))
+        expected = []
+        while deal.outcome is None:
+            legal = deal.legal_actions()
+            if len(legal) > 1:
+                expected.append((encode_vector(deal.information_state(deal.current)), max(legal)))
+            deal.apply(min(legal))
+        assert len(obs) == len(expected) > 5
+        for row, action, (want, label) in zip(obs, actions, expected, strict=True):
+            assert np.array_equal(row, want) and action == label
+        assert len(set(values)) <= 2  # each seat's result of the player's deal
