@@ -4,7 +4,7 @@
     python baselines/make_labels.py --teacher pimc:solver=fast --minutes 20 --out results/labels_standard.npz
     python baselines/train_fast.py --teacher-labels results/labels_standard.npz ...
 
-The teacher plays both seats of fresh deals (with ``--explore`` of its moves replaced by random
+The teacher plays both seats of fresh deals (with ``--explore`` of the moves replaced by random
 legal ones, so the positions are not only its own lines); every decision where it had a choice
 gives one row. With ``--player`` another agent makes the moves and the teacher only labels the
 positions that agent reaches (DAgger: a network's own positions, labelled by the search, so a
@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--rules", default="standard", choices=list(PRESETS))
     ap.add_argument("--deals", type=int, default=100_000, help="deals to play (at most; see --minutes)")
     ap.add_argument("--minutes", type=float, default=None, help="stop after this wall time (then fewer deals)")
-    ap.add_argument("--explore", type=float, default=0.1, help="share of the teacher's moves made at random")
+    ap.add_argument("--explore", type=float, default=0.1, help="share of the moves made at random (not labelled)")
     ap.add_argument("--workers", type=int, default=1, help="processes")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--values", action="store_true", help="also store the teacher's value of every action (q)")
