@@ -87,7 +87,12 @@ def test_heuristic_faces_every_decision_kind() -> None:
 @pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
 def test_search_agents_play_only_legal_actions(rules) -> None:
     rng = random.Random(7)
-    search = (PIMCAgent(samples=3), PIMCAgent(samples=2, endgame="solve"), ISMCTSAgent(iterations=25))
+    search = (
+        PIMCAgent(samples=3),
+        PIMCAgent(samples=2, endgame="solve"),
+        ISMCTSAgent(iterations=25),
+        PIMCAgent(samples=2, endgame="solve", solve_stock=2),
+    )
     for i, agent in enumerate(search):
         agents = (agent, RandomAgent()) if i % 2 == 0 else (HeuristicAgent(), agent)
         _play(Deal.new(rules, rng, dealer=i % 2), agents, rng)
@@ -184,6 +189,7 @@ def test_agents_ignore_hidden_cards(rules) -> None:
     agents = [PIMCAgent(samples=6), PIMCAgent(samples=3, endgame="solve"), ISMCTSAgent(iterations=40), HeuristicAgent()]
     if importlib.util.find_spec("numba") is not None:  # the numba search (fast extra)
         agents.append(PIMCAgent(samples=4, solver="fast"))
+        agents.append(PIMCAgent(samples=4, solver="fast", endgame="solve", solve_stock=4))
     rng = random.Random(99)
     for d in _positions(rules, seed=21, n=5, until=_phase1_or_closed):
         p = d.current
@@ -343,6 +349,8 @@ def test_registry_errors_and_lazy_factories() -> None:
         lambda: PIMCAgent(time_ms=0),
         lambda: PIMCAgent(endgame="exact"),
         lambda: PIMCAgent(closing="exact"),
+        lambda: PIMCAgent(solve_stock=-1),
+        lambda: PIMCAgent(solve_stock=2),  # needs endgame="solve"
         lambda: ISMCTSAgent(iterations=0),
         lambda: ISMCTSAgent(time_ms=-1),
         lambda: ISMCTSAgent(c=-0.1),

@@ -38,17 +38,20 @@ def sampled_open_positions(rules: str, count: int, seed: int) -> list[Deal]:
 def test_values_equal_the_python_playouts(rules: str) -> None:
     solver = fast_solver_for(get_rules(rules))
     playouts = FastPlayouts(solver)  # type: ignore[arg-type]
-    solved = 0
+    solved = open_solved = 0
+    modes = [("playout", 0), ("solve", 0), ("solve", 2), ("solve", 4)]
     for d in sampled_open_positions(rules, 60, seed=len(rules)):
         legal = d.legal_actions()
         before = row_of(d)
-        for endgame, closing in product(("playout", "solve"), ("solve", "playout")):
-            expected = evaluate_actions(d, legal, endgame, solver, closing=closing)
-            got = playouts.action_values(d, legal, endgame, closing)
-            assert got == expected, (endgame, closing, d.hands, d.stock, d.history)
+        for (endgame, solve_stock), closing in product(modes, ("solve", "playout")):
+            expected = evaluate_actions(d, legal, endgame, solver, closing=closing, solve_stock=solve_stock)
+            got = playouts.action_values(d, legal, endgame, closing, solve_stock)
+            assert got == expected, (endgame, solve_stock, closing, d.hands, d.stock, d.history)
         assert (row_of(d) == before).all()  # the deal itself is left as it was
         solved += CLOSE in legal or len(d.stock) == 2
+        open_solved += 2 < len(d.stock) <= 4  # solve_stock=2: the playout stops with 2 left, open
     assert solved > 0  # actions that close or empty the stock were solved, not played out
+    assert open_solved > 0
 
 
 def test_pimc_gets_them_through_evaluate_actions() -> None:
@@ -95,3 +98,23 @@ def test_closing_by_playout_changes_only_the_value_of_closing() -> None:
             else:
                 assert x == y
     assert differ > 0
+
+
+def test_solve_stock_solves_the_open_stock_exactly() -> None:
+    """``solve_stock=k``: once a sampled deal's stock holds k cards or fewer, its value is the
+    exact solve's, stock still open (and with k = 0 it is ``endgame="solve"`` as before)."""
+    rules = get_rules("vu")
+    solver = fast_solver_for(rules)
+    playouts = fast_playouts_for(rules)
+    checked = 0
+    for d in sampled_open_positions("vu", 40, seed=5):
+        legal = d.legal_actions()
+        assert playouts.action_values(d, legal, "solve", "solve", 0) == playouts.action_values(d, legal, "solve")
+        if len(d.stock) != 4:
+            continue
+        for a, v in zip(legal, playouts.action_values(d, legal, "solve", "solve", 4), strict=True):
+            child = d.clone()
+            child.apply(a)
+            assert v == (solver.value(child, d.current) if child.outcome is None else child.returns()[d.current])
+            checked += child.outcome is None and child.stock_open
+    assert checked > 0

@@ -116,3 +116,26 @@ def test_pimc_prepare_compiles_ahead_and_changes_nothing() -> None:
     info = first.information_state(first.current)
     assert agent.act(info, random.Random(1)) == make_agent("pimc", samples=4).act(info, random.Random(1))
     make_agent("pimc").prepare(get_rules("standard"))  # the reference search needs nothing
+
+
+def test_one_table_serves_deals_with_other_trumps() -> None:
+    """The table outlives a deal: the same hands, points and stock under another trump suit are
+    another position. (Its key once left the trump out, so one PIMC decision could read a value
+    that an earlier deal's search had stored for the same cards under a different trump.)"""
+    from sixtysix_env.fast.state import TRUMP
+
+    shared = FastSolver("standard", table_bits=14)
+    differ = 0
+    for d in positions("standard", 30, seed=11, max_stock=0):
+        row = row_of(d)
+        fresh = [FastSolver("standard", table_bits=10).row_value(_with(row, TRUMP, t), 0) for t in range(4)]
+        for trump in range(4):
+            assert shared.row_value(_with(row, TRUMP, trump), 0) == fresh[trump], (d.to_notation(), trump)
+        differ += len(set(fresh)) > 1
+    assert differ > 5  # the trump suit changes the value of these positions
+
+
+def _with(row: np.ndarray, field: int, value: int) -> np.ndarray:
+    out = row.copy()
+    out[field] = value
+    return out

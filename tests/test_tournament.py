@@ -181,13 +181,16 @@ def test_a_bots_prepare_runs_once_per_build_and_is_not_a_decision(tmp_path) -> N
 
 
 def test_cli_build_timeout_bounds_a_bots_prepare(tmp_path, capsys) -> None:
-    folder = _folder(tmp_path, slow_start=SLOW_START)
+    # a 60 s prepare against a 5 s build time: loading the other bots takes well under a second,
+    # but a loaded CI machine once took more than 0.3 s for them too
+    folder = _folder(tmp_path, slow_start=SLOW_START.replace("time.sleep(0.8)", "time.sleep(60)"))
     argv = [str(folder), "--include", "random,heuristic", "--deals", "1", "--block", "1", "--no-progress"]
-    assert main([*argv, "--out", str(tmp_path / "a"), "--build-timeout", "0.3"]) == 0
+    assert main([*argv, "--out", str(tmp_path / "a"), "--build-timeout", "5"]) == 0
     assert "2 bots played, 1 disqualified" in capsys.readouterr().out
     bots = (tmp_path / "a" / "bots.csv").read_text()
-    assert "slow_start" in bots and "0.3 s" in bots  # its 0.8 s prepare ran past the build time
-    assert main([*argv, "--out", str(tmp_path / "b")]) == 0  # the default 30 s
+    assert "slow_start" in bots and "no answer within 5.0 s" in bots  # its prepare ran past the build time
+    quick = _folder(tmp_path / "quick", slow_start=SLOW_START)  # a 0.8 s prepare, the default 30 s
+    assert main([str(quick), *argv[1:], "--out", str(tmp_path / "b")]) == 0
     assert "3 bots played, 0 disqualified" in capsys.readouterr().out
     with pytest.raises(SystemExit) as e:
         main([*argv, "--build-timeout", "0"])

@@ -44,8 +44,10 @@ def point_balance(deal: Deal, player: int) -> float:
 
 def _key(d: Deal) -> tuple[object, ...]:
     """What decides the rest of the deal. History, trick count and known cards do not; of the trick
-    counts only "has won a trick" matters (schwarz, marriage points, the exchange)."""
+    counts only "has won a trick" matters (schwarz, marriage points, the exchange). The trump suit
+    is fixed within a deal but kept, so that a :class:`Solver`'s table can serve other deals."""
     return (
+        d.trump,
         d.hands[0],
         d.hands[1],
         d.current,

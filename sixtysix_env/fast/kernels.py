@@ -570,14 +570,16 @@ def sample_legal(mask, rng, i):
 
 # ====================================================================== heuristic playouts
 @njit(**_JIT)
-def heuristic_playout_values(root, R, actions, n, player, solve_closed, solve_closing, work, values, unsolved):
+def heuristic_playout_values(
+    root, R, actions, n, player, solve_closed, solve_closing, solve_stock, work, values, unsolved
+):
     """PIMC's playout of ``pimc._finish`` on a full (sampled) deal, for each of the first ``n``
     ``actions``: row ``work[k]`` is ``root`` after ``actions[k]``, then the heuristic plays both
     sides to the end, and ``values[k]`` is the result in game points for ``player``. Where the
     action leaves a running deal with the stock closed or exhausted (``solve_closed``: where the
-    playout does), the playout stops there: ``unsolved[k] = 1`` and ``work[k]`` is that
-    position, for the caller to solve exactly; with ``solve_closing`` false, closing is played
-    out like any other action."""
+    playout does, or where the open stock holds ``solve_stock`` cards or fewer), the playout
+    stops there: ``unsolved[k] = 1`` and ``work[k]`` is that position, for the caller to solve
+    exactly; with ``solve_closing`` false, closing is played out like any other action."""
     for k in range(n):
         s = work[k]
         for f in range(root.shape[0]):
@@ -587,9 +589,10 @@ def heuristic_playout_values(root, R, actions, n, player, solve_closed, solve_cl
         unsolved[k] = 0
         played_out = actions[k] == CLOSE and not solve_closing
         if solve_closed and not played_out:
-            while s[TERMINATION] == RUNNING and stock_open(s):
+            while s[TERMINATION] == RUNNING and stock_open(s) and s[STOCK_LEN] > solve_stock:
                 apply_action(s, R, heuristic_action(s, R))
-        if s[TERMINATION] == RUNNING and not stock_open(s) and not played_out:
+        exact = not stock_open(s) or (solve_closed and s[STOCK_LEN] <= solve_stock)
+        if s[TERMINATION] == RUNNING and exact and not played_out:
             unsolved[k] = 1
             continue
         while s[TERMINATION] == RUNNING:

@@ -38,11 +38,12 @@ class FastPlayouts:
         self._unsolved = np.zeros(_MAX_ACTIONS, dtype=np.int64)
 
     def action_values(
-        self, deal: Deal, legal: list[int], endgame: str = "playout", closing: str = "solve"
+        self, deal: Deal, legal: list[int], endgame: str = "playout", closing: str = "solve", solve_stock: int = 0
     ) -> list[int]:
         """Game points for ``deal.current`` after each action of ``legal`` (legal in ``deal``);
-        ``endgame="solve"``: playouts only until the stock closes or runs out, then exact;
-        ``closing="playout"``: closing the stock is played out, not solved."""
+        ``endgame="solve"``: playouts only until the stock closes, runs out or holds at most
+        ``solve_stock`` cards, then exact; ``closing="playout"``: closing the stock is played
+        out, not solved."""
         if deal.rules != self.rules:
             raise ValueError(
                 f"these playouts are for the {self.rules.name!r} rules, the deal plays {deal.rules.name!r}"
@@ -60,6 +61,7 @@ class FastPlayouts:
             player,
             endgame == "solve",
             closing == "solve",
+            solve_stock,
             self._work,
             self._values,
             self._unsolved,

@@ -76,7 +76,7 @@ from .state import (
 
 __all__ = ["FastSolver", "row_of", "warm_up"]
 
-KERNELS_DIGEST = "2dbf95c9ccf38890"
+KERNELS_DIGEST = "bb8783894964f35c"
 """``digest.source_digest`` of ``kernels.py``, whose functions numba compiles into this file's
 cached ones: a new ``kernels.py`` must change this line (a test checks it; ``fast/digest.py``)."""
 
@@ -114,12 +114,15 @@ def _mix(h, v, k):
 @njit(**_JIT)
 def _hash(s, k):
     """A hash of what decides the rest of the deal, as ``alphabeta._key`` (history, trick count
-    and known cards do not; of the trick counts only "has won a trick" matters)."""
+    and known cards do not; of the trick counts only "has won a trick" matters; the trump suit
+    does, since one table serves many deals)."""
     closed = s[CLOSED_BY]
     h = np.uint64(0x243F6A8885A308D3)
     h = _mix(h, s[HAND], k)
     h = _mix(h, s[HAND + 1], k)
-    h = _mix(h, s[CURRENT] | (s[DECISION] << 2) | ((s[LEAD_CARD] + 1) << 5) | ((s[DECLARED] + 1) << 10), k)
+    # the trump suit too: it is the same throughout a deal, but the table outlives deals
+    turn = s[CURRENT] | (s[DECISION] << 2) | ((s[LEAD_CARD] + 1) << 5) | ((s[DECLARED] + 1) << 10)
+    h = _mix(h, turn | (s[TRUMP] << 13), k)
     h = _mix(h, s[POINTS] | (s[POINTS + 1] << 8) | (s[PENDING] << 16) | (s[PENDING + 1] << 24), k)
     flags = (
         (1 if s[TRICKS] > 0 else 0)
