@@ -60,7 +60,7 @@ def _warm_playouts() -> None:
     work = np.zeros((n, NUM_FIELDS), dtype=np.int32)
     values, unsolved = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
     R = encode_rules(deal.rules)
-    K.heuristic_playout_values(row_of(deal), R, legal, n, 0, False, False, work, values, unsolved)
+    K.heuristic_playout_values(row_of(deal), R, legal, n, 0, False, False, 0, work, values, unsolved)
 
 
 def main(argv: list[str] | None = None) -> int:
