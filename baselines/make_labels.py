@@ -91,6 +91,14 @@ def _worker(job: tuple[str, str | None, str, list[int], float, float, bool]) -> 
     return out
 
 
+def _built(ap: argparse.ArgumentParser, flag: str, spec: str) -> object:
+    """The agent a spec names, built once here so that a bad spec is refused before any work."""
+    try:
+        return parse_agent_spec(spec).make()
+    except ValueError as e:
+        ap.error(f"{flag}: {e}")
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--teacher", default="pimc:solver=fast", help="agent spec of the teacher (as in the arena)")
@@ -113,15 +121,9 @@ def main(argv: list[str] | None = None) -> None:
         ap.error(f"--minutes must be above 0, got {args.minutes}")
     if not 0.0 <= args.explore < 1.0:
         ap.error(f"--explore must be in [0, 1), got {args.explore}")
-    try:
-        teacher = parse_agent_spec(args.teacher).make()
-    except ValueError as e:
-        ap.error(f"--teacher: {e}")
+    teacher = _built(ap, "--teacher", args.teacher)
     if args.player is not None:
-        try:
-            parse_agent_spec(args.player).make()
-        except ValueError as e:
-            ap.error(f"--player: {e}")
+        _built(ap, "--player", args.player)
     if args.values and not hasattr(teacher, "action_values"):
         ap.error(f"--values: the teacher {args.teacher!r} has no action_values method (pimc has)")
     out = Path(args.out or f"results/labels_{args.rules}.npz")

@@ -182,7 +182,7 @@ def test_a_bots_prepare_runs_once_per_build_and_is_not_a_decision(tmp_path) -> N
 
 def test_cli_build_timeout_bounds_a_bots_prepare(tmp_path, capsys) -> None:
     # a 60 s prepare against a 5 s build time: loading the other bots takes well under a second,
-    # but a loaded CI machine once took more than 0.3 s for them too
+    # but on a loaded machine it once took more than the 0.3 s this test used to allow
     folder = _folder(tmp_path, slow_start=SLOW_START.replace("time.sleep(0.8)", "time.sleep(60)"))
     argv = [str(folder), "--include", "random,heuristic", "--deals", "1", "--block", "1", "--no-progress"]
     assert main([*argv, "--out", str(tmp_path / "a"), "--build-timeout", "5"]) == 0

@@ -230,6 +230,10 @@ class PIMCAgent:
         solve_stock: int = 0,
     ) -> None:
         samples = None if samples is None else check_int("samples", samples, 1, MAX_BUDGET)
+        time_ms = None if time_ms is None else check_real("time_ms", time_ms, 0.0, MAX_TIME_MS, above=True)
+        check_choice("endgame", endgame, _ENDGAMES)
+        check_choice("solver", solver, _SOLVERS)
+        check_choice("closing", closing, _CLOSINGS)
         solve_stock = check_int("solve_stock", solve_stock, 0, 24)
         if solve_stock and endgame != "solve":
             raise ValueError(
@@ -237,10 +241,6 @@ class PIMCAgent:
                 f"that many cards, then an exact solve), got endgame={endgame!r}"
             )
         self.solve_stock = solve_stock
-        time_ms = None if time_ms is None else check_real("time_ms", time_ms, 0.0, MAX_TIME_MS, above=True)
-        check_choice("endgame", endgame, _ENDGAMES)
-        check_choice("solver", solver, _SOLVERS)
-        check_choice("closing", closing, _CLOSINGS)
         self.closing = closing
         self.solver = solver
         self.samples = samples if samples is not None else (1_000_000 if time_ms is not None else 20)
