@@ -15,6 +15,13 @@ env's learner decisions form one trajectory: the opponent's moves in between are
 environment, so GAE links a decision to the learner's next one in the same env. A rollout ends
 with every env at a learner decision, whose value bootstraps the open trajectories.
 
+``--endgame solve`` trains the network of ``ppo:endgame=search``, which hands every position
+after the stock is closed or exhausted to search: a deal then ends as soon as its stock is
+closed or exhausted, paid its exact perfect-information value (the numba solver of
+``sixtysix_env.fast.solver``; a 6-card endgame solves in well under a millisecond). The network
+learns the open-stock game as if both sides played the endgame perfectly, never its own endgame
+play, and deals are shorter (about 3 times the samples per second). Its evaluations stop there too.
+
 Phases, all seeded from ``--seed``:
 
 1. **Warm start** by behaviour cloning: the batched heuristic plays itself (with ``--bc-explore``
@@ -57,6 +64,7 @@ from sixtysix_env.actions import NUM_ACTIONS  # noqa: E402
 from sixtysix_env.agents.mlp import MLPPolicy  # noqa: E402
 from sixtysix_env.fast import BatchedDeals  # noqa: E402
 from sixtysix_env.fast import kernels as K  # noqa: E402
+from sixtysix_env.fast.solver import FastSolver  # noqa: E402
 from sixtysix_env.fast.state import COLUMNS  # noqa: E402
 from sixtysix_env.observers import VECTOR_SIZE  # noqa: E402
 from sixtysix_env.rules import Rules, get_rules, preset_names  # noqa: E402
@@ -66,6 +74,8 @@ __all__ = ["Labels", "Options", "Trainer", "evaluate", "heuristic_labels", "load
 OPPONENT_KINDS = ("heuristic", "random", "snapshot")
 HEURISTIC, RANDOM = -1, -2
 """Opponent codes per env; a snapshot is its index in the league (0, 1, ...)."""
+ENDGAMES = ("play", "solve")
+"""``--endgame``: play every deal to its end, or stop it at phase 2 with its exact value."""
 MASKED = -1e9
 """The logit of an illegal action: its probability is exactly 0 in float32."""
 
@@ -107,6 +117,7 @@ class Options:
     eval_every: float = 120.0
     eval_seed: int = 2026
     threads: int = 1
+    endgame: str = "play"
     plot: bool = True
     quiet: bool = False
     shares: dict[str, float] = field(default_factory=dict)
@@ -146,6 +157,8 @@ HELP = {
     "eval_every": "seconds between evaluations",
     "eval_seed": "seed of the evaluation deals (the same for every run, so curves compare)",
     "threads": "torch CPU threads (1 was 3x faster than 2 on this shared 2-core machine)",
+    "endgame": "play: the deal is played to its end; solve: it ends once its stock is closed or exhausted, "
+    "paid its exact perfect-information value (trains the open-stock network of ppo:endgame=pimc)",
     "plot": "save the training curve as a PNG next to --out (needs matplotlib)",
     "quiet": "print only the final summary",
 }
@@ -233,6 +246,8 @@ def check_options(opts: Options) -> Options:
         raise ValueError(f"--teacher-labels {opts.teacher_labels!r}: no such file")
     if opts.init and not Path(opts.init).is_file():
         raise ValueError(f"--init {opts.init!r}: no such file")
+    if opts.endgame not in ENDGAMES:
+        raise ValueError(f"--endgame {opts.endgame!r}: choose one of {', '.join(ENDGAMES)}")
     if opts.bc_deals == 0 and not opts.teacher_labels and opts.bc_epochs > 0:
         opts.bc_epochs = 0  # nothing to clone: PPO from scratch
     return opts
@@ -468,19 +483,41 @@ def evaluation_deals(rules: Rules, pairs: int, seed: int) -> tuple[np.ndarray, n
     return batch.decks.copy(), batch.state[:, COLUMNS["DEALER"]].astype(np.int64)
 
 
-def evaluate(policy: nn.Module, rules: Rules, decks: np.ndarray, dealers: np.ndarray) -> Evaluation:
+def phase_two(state: np.ndarray) -> np.ndarray:
+    """Rows of the deals still running whose stock is closed or exhausted: where ``--endgame
+    solve`` stops a deal (the ``ppo:endgame=pimc`` agent hands these positions to search)."""
+    running = state[:, COLUMNS["TERMINATION"]] < 0
+    return np.flatnonzero(running & ((state[:, COLUMNS["STOCK_LEN"]] == 0) | (state[:, COLUMNS["CLOSED_BY"]] >= 0)))
+
+
+def exact_values(solver: FastSolver, state: np.ndarray, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    """Perfect-information game points of the deals ``rows`` for each row's seat in ``seats``."""
+    return np.array([solver.row_value(state[i], int(seats[i])) for i in rows], dtype=np.float64)
+
+
+def evaluate(
+    policy: nn.Module, rules: Rules, decks: np.ndarray, dealers: np.ndarray, solver: FastSolver | None = None
+) -> Evaluation:
     """Duplicate deals against the batched heuristic: deal i in env i (learner seat 0) and in env
-    i + M (seat 1); the learner plays its most likely legal action. Points are the learner's."""
+    i + M (seat 1); the learner plays its most likely legal action. Points are the learner's.
+    With a ``solver`` a deal ends at phase 2 with its exact value, as in ``--endgame solve``."""
     m = len(decks)
     batch = BatchedDeals(2 * m, rules, autoreset=False, seed=0)
     obs, masks = batch.reset(decks=np.concatenate([decks, decks]), dealers=np.concatenate([dealers, dealers]))
     seat = np.repeat(np.array([0, 1], dtype=np.int8), m)
+    cut_value = np.full(2 * m, np.nan)
     while True:
+        if solver is not None:
+            cut = phase_two(batch.state)
+            cut = cut[np.isnan(cut_value[cut])]
+            cut_value[cut] = exact_values(solver, batch.state, cut, seat)
         current = batch.current_player
-        if (current < 0).all():
+        active = (current >= 0) & np.isnan(cut_value)
+        if not active.any():
             break
         acts = batch.heuristic_actions()
-        mine = np.flatnonzero(current == seat)
+        acts[~active] = -1
+        mine = np.flatnonzero(active & (current == seat))
         if mine.size:
             with torch.no_grad():
                 logits = masked_logits(policy(torch.from_numpy(obs[mine])), torch.from_numpy(masks[mine].astype(bool)))
@@ -489,7 +526,8 @@ def evaluate(policy: nn.Module, rules: Rules, decks: np.ndarray, dealers: np.nda
     winner = batch.state[:, COLUMNS["WINNER"]]
     gp = batch.state[:, COLUMNS["GAME_POINTS"]].astype(np.float64)
     pts = np.where(winner == seat, gp, np.where(winner < 0, 0.0, -gp))
-    wins = np.where(winner == seat, 1.0, np.where(winner < 0, 0.5, 0.0))
+    pts = np.where(np.isnan(cut_value), pts, cut_value)
+    wins = np.where(pts > 0, 1.0, np.where(pts < 0, 0.0, 0.5))
     pair = (pts[:m] + pts[m:]) / 2
     ci = 1.96 * pair.std(ddof=1) / math.sqrt(m) if m > 1 else float("nan")
     return Evaluation(float(pts.mean()), float(ci), float(wins.mean()), 2 * m)
@@ -524,6 +562,8 @@ class Trainer:
         self.gen = torch.Generator().manual_seed(opts.seed)
         self.rng = np.random.default_rng([opts.seed, 0])
         self.nets = Nets(opts.layers)
+        self.solver = FastSolver(self.rules, table_bits=20) if opts.endgame == "solve" else None
+        """``--endgame solve``: values the deals that reach phase 2, which then end."""
         self.optimizer = torch.optim.Adam(self.nets.parameters(), lr=opts.lr, eps=1e-5)
         self.league: list[nn.Module] = []
         self.samples = 0
@@ -594,6 +634,13 @@ class Trainer:
         self.obs, self.masks, rewards, finished = self.deals.step_observe(acts)
         n = self.opts.num_envs
         r = rewards[np.arange(n), self.learner_seat]
+        if self.solver is not None:
+            cut = phase_two(self.deals.state)
+            if cut.size:
+                r[cut] = exact_values(self.solver, self.deals.state, cut, self.learner_seat)
+                finished = finished.copy()
+                finished[cut] = True
+                self.deals.redeal(cut)  # rewrites self.obs and self.masks there (the batch's buffers)
         ended = np.flatnonzero(finished)
         has_open = open_idx >= 0
         reward_rows = np.flatnonzero(has_open & (r != 0))
@@ -698,7 +745,8 @@ class Trainer:
                 logp_all = torch.log_softmax(masked_logits(self.nets.policy(obs), mask), 1)
                 logp = logp_all.gather(1, ro.action[b][:, None]).squeeze(1)
                 adv = ro.advantage[b]
-                adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+                if len(b) > 1:  # a last minibatch of one has no spread (its std is NaN), as in SB3
+                    adv = (adv - adv.mean()) / (adv.std() + 1e-8)
                 ratio = torch.exp(logp - ro.logp[b])
                 pg = -torch.min(ratio * adv, ratio.clamp(1 - opts.clip, 1 + opts.clip) * adv).mean()
                 v = self.nets.value(obs).squeeze(1)
@@ -729,7 +777,9 @@ class Trainer:
 
 
 # ---------------------------------------------------------------------------- the run
-def plot_curve(rows: list[dict[str, float]], path: Path, title: str) -> Path | None:
+def plot_curve(
+    rows: list[dict[str, float]], path: Path, title: str, ylabel: str = "points per deal vs heuristic"
+) -> Path | None:
     """Points per deal against the heuristic (with 95% intervals) over training minutes."""
     try:
         import matplotlib
@@ -747,7 +797,7 @@ def plot_curve(rows: list[dict[str, float]], path: Path, title: str) -> Path | N
     ax.fill_between(t, y - ci, y + ci, alpha=0.25)
     ax.axhline(0, color="grey", lw=0.8)
     ax.set_xlabel("training wall time (minutes, 2-core machine)")
-    ax.set_ylabel("points per deal vs heuristic")
+    ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
     ax.grid(alpha=0.3)
     fig.tight_layout()
@@ -785,7 +835,7 @@ def train(opts: Options) -> dict[str, object]:
     def log_eval() -> None:
         if opts.eval_pairs == 0:
             return
-        ev = evaluate(trainer.nets.policy, trainer.rules, decks, dealers)
+        ev = evaluate(trainer.nets.policy, trainer.rules, decks, dealers, trainer.solver)
         row = {"wall_s": round(time.perf_counter() - t0, 1), "samples": trainer.samples,
                "iteration": trainer.iterations, "points_per_deal": round(ev.points, 4), "ci95": round(ev.ci95, 4),
                "win_rate": round(ev.win_rate, 4)}  # fmt: skip
@@ -820,7 +870,10 @@ def train(opts: Options) -> dict[str, object]:
             last_eval = time.perf_counter()
     if not rows or rows[-1]["samples"] != trainer.samples:
         log_eval()
-    source = f"baselines/train_fast.py --rules {opts.rules} --seed {opts.seed}, {trainer.samples} samples"
+    flags = (f" --endgame {opts.endgame}" if opts.endgame != "play" else "") + (
+        f" --init {Path(opts.init).name}" if opts.init else ""
+    )
+    source = f"baselines/train_fast.py --rules {opts.rules} --seed {opts.seed}{flags}, {trainer.samples} samples"
     export(trainer.nets, opts.rules, source).save(out)
     meta_path = out.with_suffix(".json")
     summary = {
@@ -836,7 +889,11 @@ def train(opts: Options) -> dict[str, object]:
     }
     meta_path.write_text(json.dumps(summary, indent=2) + "\n")
     if opts.plot and len(rows) >= 2:
-        plot_curve(rows, png_path, f"train_fast.py --rules {opts.rules}: strength against training time")
+        solve = opts.endgame == "solve"
+        flag = " --endgame solve" if solve else ""
+        title = f"train_fast.py --rules {opts.rules}{flag}: strength against training time"
+        ylabel = "points per deal vs heuristic" + (" (exact endgames)" if solve else "")
+        plot_curve(rows, png_path, title, ylabel)
     print(f"wrote {out} ({trainer.samples:,} samples, {summary['wall_seconds']:.0f} s); log {log_path}")
     return summary
 

@@ -6,9 +6,11 @@ checked in ``test_train_ppo.py``.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import pickle
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +21,8 @@ import pytest
 from sixtysix_env import Deal, InfoState
 from sixtysix_env.agents import make_agent
 from sixtysix_env.agents.mlp import MLPPolicy
-from sixtysix_env.agents.ppo import DEFAULT_MODEL, PPOAgent, load_policy
+from sixtysix_env.agents.pimc import PIMCAgent
+from sixtysix_env.agents.ppo import DEFAULT_MODEL, PPOAgent, load_policy, stock_is_settled
 
 from .conftest import random_views
 
@@ -194,3 +197,92 @@ def test_shipped_model_choices_are_checked() -> None:
         PPOAgent(rules="standard", model="ppo_standard")
     with pytest.raises(ValueError, match="not both"):
         PPOAgent(DEFAULT_MODEL, rules="standard")
+
+
+# ------------------------------------------------------------------ endgame="search"
+_SOLVER = "fast" if importlib.util.find_spec("numba") is not None else "python"
+
+
+def test_endgame_search_hands_a_settled_stock_to_pimc_and_the_rest_to_the_network() -> None:
+    hybrid = PPOAgent(model="fast_standard", endgame="search", endgame_samples=4, solver=_SOLVER)
+    network, pimc = PPOAgent(model="fast_standard"), PIMCAgent(samples=4, solver=_SOLVER)
+    counts = {True: 0, False: 0}
+    differ = 0
+    for info in random_views(40, seed=4):
+        settled = info.closed_by >= 0 or info.stock_size == 0
+        assert stock_is_settled(info) == settled
+        counts[settled] += 1
+        choice = hybrid.act(info, random.Random(1))
+        assert choice == (pimc if settled else network).act(info, random.Random(1))
+        differ += settled and choice != network.act(info, random.Random(1))
+    assert min(counts.values()) >= 100
+    assert differ > 0  # the search changes decisions, or this test shows nothing
+
+
+def _settled_with_hidden_cards(d: Deal) -> bool:
+    return d.closed_by >= 0 and len(d.legal_actions()) > 1 and d.information_state(d.current).unseen != 0
+
+
+def test_endgame_search_ignores_hidden_cards() -> None:
+    """After closing the opponent's hand is unknown: dealing it differently changes no decision."""
+    agent = PPOAgent(model="fast_standard", endgame="search", endgame_samples=6, solver=_SOLVER)
+    rng, found = random.Random(8), 0
+    for i in range(400):
+        d = Deal.new("standard", rng, dealer=i % 2)
+        while d.outcome is None and not _settled_with_hidden_cards(d):
+            actions = d.legal_actions()
+            d.apply(29 if 29 in actions and rng.random() < 0.5 else rng.choice(actions))  # 29: close
+        if d.outcome is not None:
+            continue
+        found += 1
+        p = d.current
+        for _ in range(2):
+            other = InfoState.of(d.resample_hidden(p, rng), p)
+            assert agent.act(InfoState.of(d, p), random.Random(5)) == agent.act(other, random.Random(5))
+        if found == 12:
+            break
+    assert found == 12
+
+
+def test_endgame_search_plays_every_preset_legally_and_pickles() -> None:
+    from sixtysix_env.rules import preset_names
+
+    agent = make_agent("ppo", endgame="search", endgame_samples=3, solver=_SOLVER)
+    rng = random.Random(2)
+    for rules in preset_names():
+        agent.prepare(Deal.new(rules, rng).rules)
+        for i in range(2):
+            deal = Deal.new(rules, rng, dealer=i)
+            while deal.outcome is None:
+                info = InfoState.of(deal, deal.current_player)
+                action = agent.act(info, rng) if deal.current_player == i else rng.choice(deal.legal_actions())
+                assert action in deal.legal_actions()
+                deal.apply(action)
+    copy = pickle.loads(pickle.dumps(agent))
+    assert repr(copy) == repr(agent) and "endgame='search', endgame_samples=3" in repr(agent)
+    for info in random_views(3, seed=9):
+        assert copy.act(info, random.Random(0)) == agent.act(info, random.Random(0))
+
+
+def test_endgame_search_plays_the_model_trained_for_it() -> None:
+    from sixtysix_env.agents.ppo import SEARCH_MODELS, SHIPPED_MODELS
+
+    assert PPOAgent(endgame="search").path.stem == SEARCH_MODELS["standard"] == "fast_standard_solve"
+    assert PPOAgent(rules="standard", endgame="search").path.stem == "fast_standard_solve"
+    assert PPOAgent(rules="vu", endgame="search").path.stem == SHIPPED_MODELS["vu"]  # none trained for it
+    assert PPOAgent(model="fast_standard", endgame="search").path.stem == "fast_standard"
+    assert PPOAgent().path == DEFAULT_MODEL == PPOAgent(rules="standard").path  # the network alone: unchanged
+    assert load_policy(PPOAgent(endgame="search").path).meta["rules"] == "standard"
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"endgame": "pimc"}, "endgame='pimc' is not allowed: choose one of 'network', 'search'"),
+        ({"endgame": "search", "endgame_samples": 0}, "endgame_samples=0 is not allowed"),
+        ({"solver": "gpu"}, "solver='gpu' is not allowed: choose one of 'fast', 'python'"),
+    ],
+)
+def test_endgame_options_are_checked(options, message) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        PPOAgent(**options)

@@ -145,6 +145,7 @@ def test_bad_teacher_labels_are_refused_by_name(tmp_path):
         (["--steps", "10", "--num-envs", "0"], "--num-envs must be >= 1"),
         (["--steps", "10", "--score-share", "2"], "--score-share must be in"),
         (["--steps", "10", "--teacher-labels", "nowhere.npz"], "no such file"),
+        (["--steps", "10", "--endgame", "pimc"], "--endgame 'pimc': choose one of play, solve"),
     ],
 )
 def test_bad_options_exit_with_a_message_naming_them(capsys, argv, message):
@@ -177,3 +178,74 @@ def test_evaluation_is_duplicate_and_greedy():
     b = tf.evaluate(nets.policy, rules, decks, dealers)
     assert a == b and a.deals == 100
     assert -3 <= a.points <= 3 and 0 <= a.win_rate <= 1
+
+
+def test_phase_two_rows_and_their_exact_values_match_the_reference_engine():
+    """``--endgame solve`` stops exactly the running deals whose stock is closed or exhausted,
+    paying each the perfect-information value the solver gives the reference ``Deal``."""
+    from sixtysix_env.fast import BatchedDeals
+    from sixtysix_env.fast.solver import FastSolver
+
+    rules = tf.get_rules("standard")
+    batch = BatchedDeals(64, rules, autoreset=False, seed=5)
+    batch.reset()
+    solver, rng = FastSolver(rules, table_bits=16), np.random.default_rng(0)
+    checked = set()
+    for _ in range(14):
+        rows = tf.phase_two(batch.state)
+        expected = [i for i in range(64) if (d := batch.deal(i)).outcome is None and (d.closed_by >= 0 or not d.stock)]
+        assert rows.tolist() == expected
+        seats = rng.integers(0, 2, size=64)
+        values = tf.exact_values(solver, batch.state, rows, seats)
+        for i, v in zip(rows, values, strict=True):
+            assert v == solver.value(batch.deal(i), int(seats[i]))
+            checked.add(int(i))
+        acts = batch.sample_actions()
+        acts[batch.current_player < 0] = -1
+        batch.step(acts)
+    assert len(checked) >= 20
+
+
+def test_endgame_solve_trains_the_open_stock_phase_only():
+    """No decision of a rollout lies past the stock's closing or end, and every decision is paid
+    exactly its deal's value (lambda 1): a whole number of game points, the solver's or the end's."""
+    opts = tf.check_options(tf.Options(steps=1, num_envs=64, n_steps=40, gae_lambda=1.0, bc_deals=0, score_share=0.0,
+                                       opponents="heuristic=0.5,random=0.5", endgame="solve"))  # fmt: skip
+    trainer = tf.Trainer(opts)
+    ro = trainer.collect()
+    obs = ro.obs.numpy()
+    assert not obs[:, 217:220].any()  # closed by me, closed by the opponent, stock exhausted
+    returns = np.round(ro.returns.numpy(), 4)
+    finished = np.isin(returns, [-3, -2, -1, 0, 1, 2, 3])
+    assert finished.mean() > 0.6
+    played = tf.Trainer(tf.check_options(tf.Options(**{**vars(opts), "endgame": "play", "shares": {}, "layers": ()})))
+    assert played.collect().obs[:, 217:220].any()  # without it, phase-2 decisions are trained
+
+
+def test_evaluation_with_a_solver_stops_at_phase_two():
+    from sixtysix_env.fast.solver import FastSolver
+
+    rules = tf.get_rules("standard")
+    decks, dealers = tf.evaluation_deals(rules, 40, seed=3)
+    nets = tf.Nets((16,))
+    solver = FastSolver(rules, table_bits=16)
+    a = tf.evaluate(nets.policy, rules, decks, dealers, solver)
+    assert a == tf.evaluate(nets.policy, rules, decks, dealers, solver) and a.deals == 80
+    assert a != tf.evaluate(nets.policy, rules, decks, dealers)
+
+
+def test_a_last_minibatch_of_one_keeps_the_weights_finite():
+    """A rollout one decision longer than the minibatch used to normalise a lone advantage by a
+    NaN spread, which turned every weight into NaN (seen with --endgame solve's shorter deals)."""
+    import torch
+
+    opts = tf.check_options(tf.Options(steps=1, num_envs=32, n_steps=8, minibatch=64, bc_deals=0))
+    trainer = tf.Trainer(opts)
+    ro = trainer.collect()
+    n = 65
+    while len(ro) < n:
+        ro = trainer.collect()
+    cut = tf.Rollout(*(getattr(ro, f)[:n] for f in ("obs", "mask", "action", "logp", "advantage", "returns")), 0)
+    stats = trainer.update(cut, 3e-4)
+    assert all(np.isfinite(v) for v in stats.values()), stats
+    assert all(torch.isfinite(p).all() for p in trainer.nets.parameters())
