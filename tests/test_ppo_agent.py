@@ -280,7 +280,12 @@ def test_endgame_search_plays_the_model_trained_for_it() -> None:
     [
         ({"endgame": "pimc"}, "endgame='pimc' is not allowed: choose one of 'network', 'search'"),
         ({"endgame": "search", "endgame_samples": 0}, "endgame_samples=0 is not allowed"),
-        ({"solver": "gpu"}, "solver='gpu' is not allowed: choose one of 'fast', 'python'"),
+        ({"endgame": "search", "solver": "gpu"}, "solver='gpu' is not allowed: choose one of 'fast', 'python'"),
+        (
+            {"endgame_samples": 50},
+            "endgame_samples=50 and solver=None set the search after the stock settles: they need endgame='search'",
+        ),
+        ({"solver": "python"}, "need endgame='search'"),
     ],
 )
 def test_endgame_options_are_checked(options, message) -> None:

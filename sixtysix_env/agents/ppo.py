@@ -151,16 +151,22 @@ class PPOAgent:
         rules: str | None = None,
         model: str | None = None,
         endgame: str = "network",
-        endgame_samples: int = 20,
-        solver: str = "fast",
+        endgame_samples: int | None = None,
+        solver: str | None = None,
     ) -> None:
         if not isinstance(deterministic, bool):
             raise ValueError(f"deterministic must be True or False, got {deterministic!r}")
         check_choice("endgame", endgame, ENDGAMES)
-        check_choice("solver", solver, ("fast", "python"))
-        endgame_samples = check_int("endgame_samples", endgame_samples, 1, MAX_BUDGET)
+        if endgame == "network" and (endgame_samples is not None or solver is not None):
+            raise ValueError(
+                f"endgame_samples={endgame_samples!r} and solver={solver!r} set the search after the stock "
+                "settles: they need endgame='search'"
+            )
+        where = "fast" if solver is None else solver
+        check_choice("solver", where, ("fast", "python"))
+        samples = check_int("endgame_samples", 20 if endgame_samples is None else endgame_samples, 1, MAX_BUDGET)
         self.endgame = endgame
-        self._search = PIMCAgent(samples=endgame_samples, solver=solver) if endgame == "search" else None
+        self._search = PIMCAgent(samples=samples, solver=where) if endgame == "search" else None
         if path is not None and (rules is not None or model is not None):
             raise ValueError(f"give path= or a shipped model (rules=, model=), not both (path={str(path)!r})")
         if path is None and model is None and (rules is not None or endgame == "search"):
