@@ -158,7 +158,7 @@ HELP = {
     "eval_seed": "seed of the evaluation deals (the same for every run, so curves compare)",
     "threads": "torch CPU threads (1 was 3x faster than 2 on this shared 2-core machine)",
     "endgame": "play: the deal is played to its end; solve: it ends once its stock is closed or exhausted, "
-    "paid its exact perfect-information value (trains the open-stock network of ppo:endgame=pimc)",
+    "paid its exact perfect-information value (trains the open-stock network of ppo:endgame=search)",
     "plot": "save the training curve as a PNG next to --out (needs matplotlib)",
     "quiet": "print only the final summary",
 }
@@ -485,7 +485,7 @@ def evaluation_deals(rules: Rules, pairs: int, seed: int) -> tuple[np.ndarray, n
 
 def phase_two(state: np.ndarray) -> np.ndarray:
     """Rows of the deals still running whose stock is closed or exhausted: where ``--endgame
-    solve`` stops a deal (the ``ppo:endgame=pimc`` agent hands these positions to search)."""
+    solve`` stops a deal (the ``ppo:endgame=search`` agent hands these positions to search)."""
     running = state[:, COLUMNS["TERMINATION"]] < 0
     return np.flatnonzero(running & ((state[:, COLUMNS["STOCK_LEN"]] == 0) | (state[:, COLUMNS["CLOSED_BY"]] >= 0)))
 

@@ -280,7 +280,7 @@ def test_endgame_search_plays_the_model_trained_for_it() -> None:
     [
         ({"endgame": "pimc"}, "endgame='pimc' is not allowed: choose one of 'network', 'search'"),
         ({"endgame": "search", "endgame_samples": 0}, "endgame_samples=0 is not allowed"),
-        ({"endgame": "search", "solver": "gpu"}, "solver='gpu' is not allowed: choose one of 'fast', 'python'"),
+        ({"endgame": "search", "solver": "gpu"}, "solver='gpu' is not allowed: choose one of 'python', 'fast'"),
         (
             {"endgame_samples": 50},
             "endgame_samples=50 and solver=None set the search after the stock settles: they need endgame='search'",

@@ -162,11 +162,12 @@ class PPOAgent:
                 f"endgame_samples={endgame_samples!r} and solver={solver!r} set the search after the stock "
                 "settles: they need endgame='search'"
             )
-        where = "fast" if solver is None else solver
-        check_choice("solver", where, ("fast", "python"))
         samples = check_int("endgame_samples", 20 if endgame_samples is None else endgame_samples, 1, MAX_BUDGET)
         self.endgame = endgame
-        self._search = PIMCAgent(samples=samples, solver=where) if endgame == "search" else None
+        # PIMCAgent checks the solver, with the same name and its choices
+        self._search = (
+            PIMCAgent(samples=samples, solver="fast" if solver is None else solver) if endgame == "search" else None
+        )
         if path is not None and (rules is not None or model is not None):
             raise ValueError(f"give path= or a shipped model (rules=, model=), not both (path={str(path)!r})")
         if path is None and model is None and (rules is not None or endgame == "search"):
