@@ -10,12 +10,25 @@ never bools: ``True`` as a dealer or a card count is a bug in the caller.
 
 from __future__ import annotations
 
+import argparse
 import math
+import re
 from collections.abc import Iterable
 from numbers import Real
 from operator import index
 
-__all__ = ["as_index", "check_bool", "check_choice", "check_int", "check_real", "is_choice"]
+__all__ = [
+    "as_index",
+    "check_bool",
+    "check_choice",
+    "check_int",
+    "check_real",
+    "cli_float",
+    "cli_int",
+    "is_choice",
+    "parse_float_text",
+    "parse_int_text",
+]
 
 
 def as_index(value: object) -> int | None:
@@ -96,4 +109,45 @@ def check_choice(name: str, value: object, allowed: Iterable[object]) -> object:
     allowed = tuple(allowed)
     if not any(is_choice(value, a) for a in allowed):
         raise ValueError(f"{name}={value!r} is not allowed: choose one of {', '.join(repr(a) for a in allowed)}")
+    return value
+
+
+# Text from outside (rules text, agent options, command lines) is read as a number only when it is
+# written in ASCII digits: Python's int() and float() also take "١٢", "1_000" and " 7 ", which no user
+# means as a number and which made one spelling name two values.
+_INT_TEXT = re.compile(r"[+-]?[0-9]+")
+_FLOAT_TEXT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+MAX_INT_DIGITS = 18  # longer digit strings are refused before they are converted (no 5,000-digit ints)
+
+
+def parse_int_text(text: str) -> int | None:
+    """``text`` as an int when it is ASCII digits with an optional sign (at most 18 digits), else None."""
+    if not isinstance(text, str) or _INT_TEXT.fullmatch(text) is None:
+        return None
+    if len(text.lstrip("+-")) > MAX_INT_DIGITS:
+        return None
+    return int(text)
+
+
+def parse_float_text(text: str) -> float | None:
+    """``text`` as a finite float when it is an ASCII decimal number (``0.5``, ``1e-3``), else None."""
+    if not isinstance(text, str) or len(text) > 64 or _FLOAT_TEXT.fullmatch(text) is None:
+        return None
+    value = float(text)
+    return value if math.isfinite(value) else None
+
+
+def cli_int(text: str) -> int:
+    """An ``argparse`` type: an int written in ASCII digits, with a message saying so."""
+    value = parse_int_text(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number: write it in digits 0-9 (at most 18)")
+    return value
+
+
+def cli_float(text: str) -> float:
+    """An ``argparse`` type: a finite number written in ASCII (``0.5``, ``1e-3``)."""
+    value = parse_float_text(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number: write it in digits 0-9, like 0.5 or 1e-3")
     return value
