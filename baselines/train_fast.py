@@ -62,6 +62,7 @@ if str(ROOT) not in sys.path:  # run as a script from a checkout
 
 from sixtysix_env.actions import NUM_ACTIONS  # noqa: E402
 from sixtysix_env.agents.mlp import MLPPolicy  # noqa: E402
+from sixtysix_env.checks import cli_float, cli_int, parse_float_text  # noqa: E402
 from sixtysix_env.fast import BatchedDeals  # noqa: E402
 from sixtysix_env.fast import kernels as K  # noqa: E402
 from sixtysix_env.fast.solver import FastSolver  # noqa: E402
@@ -176,10 +177,9 @@ def parse_shares(text: str) -> dict[str, float]:
             raise ValueError(f"unknown opponent {name!r} in {text!r}: choose from {', '.join(OPPONENT_KINDS)}")
         if name in shares:
             raise ValueError(f"opponent {name!r} given twice in {text!r}")
-        try:
-            share = float(value)
-        except ValueError:
-            raise ValueError(f"share {value!r} of {name!r} is not a number") from None
+        share = parse_float_text(value)
+        if share is None:
+            raise ValueError(f"share {value!r} of {name!r} is not a number (write it in digits, like 0.5)")
         if not (math.isfinite(share) and share >= 0):
             raise ValueError(f"share of {name!r} must be a finite number >= 0, got {value!r}")
         shares[name] = share
@@ -203,7 +203,8 @@ def parse_args(argv: Sequence[str] | None = None) -> Options:
         if isinstance(value, bool):
             parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=value, help=text)
         else:
-            parser.add_argument(flag, type=type(value), default=value, help=text)
+            strict = {int: cli_int, float: cli_float}.get(type(value), type(value))  # numbers in ASCII digits
+            parser.add_argument(flag, type=strict, default=value, help=text)
     args = vars(parser.parse_args(argv))
     opts = Options(**args)
     try:

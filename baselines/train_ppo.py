@@ -57,6 +57,7 @@ from sixtysix_env.agents.mlp import MLPPolicy  # noqa: E402
 from sixtysix_env.agents.ppo import PPOAgent  # noqa: E402
 from sixtysix_env.agents.ppo_export import export_policy  # noqa: E402
 from sixtysix_env.agents.random_agent import RandomAgent  # noqa: E402
+from sixtysix_env.checks import cli_float, cli_int  # noqa: E402
 from sixtysix_env.engine import Deal  # noqa: E402
 from sixtysix_env.envs.sixtysix_v0 import mask_array  # noqa: E402
 from sixtysix_env.infostate import InfoState  # noqa: E402
@@ -125,7 +126,7 @@ def parse_args(argv: Sequence[str] | None = None) -> Options:
         if f.type in ("bool", bool):
             parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=f.default, help=text)
         else:
-            kind = {"int": int, "float": float, "str": str}[str(f.type)]
+            kind = {"int": cli_int, "float": cli_float, "str": str}[str(f.type)]  # numbers in ASCII digits
             parser.add_argument(flag, type=kind, default=f.default, help=text)
     opts = Options(**vars(parser.parse_args(argv)))
     if opts.rules not in PRESETS:

@@ -13,14 +13,18 @@ Every agent (and the oracle, which sees every card: ``sixtysix_env.agents.oracle
   the deal pairs (d_i = a_i - r o_i);
 - **CPU ms per decision**: the agent's mean CPU time (``time.process_time``) per decision it took.
 
-The oracle is an upper bound that no fair agent can reach; with ``--no-oracle`` the gap column
-is left out. Agents are given as in the arena (``pimc:samples=50``, ``mybot.py:MyBot``).
+The oracle is an upper bound that no fair agent can reach; with ``--no-oracle`` (``--oracle
+none``) the gap column is left out. Among its optimal actions it plays the opponent's own choice in
+its seat when that is optimal, else the first in search order (``--oracle opponent``, the default
+since issue 23); ``--oracle first`` is the old oracle, always the first optimal action, kept for
+comparison (docs/oracle.md compares the two).
+Agents are given as in the arena (``pimc:samples=50``, ``mybot.py:MyBot``).
 
 The oracle is the slow part (about 2-4 CPU s per standard deal with the numba search of the
 ``fast`` extra, minutes without it), and its games depend only on the rules, the opponent, the
 seed and the deals: ``--oracle-cache DIR`` (default ``results/oracle-cache``) keeps them in a
-JSON file per setting (rules, opponent, seed), so measuring your own agents against the same deals
-later reuses them; a run's deals are the first ones of any larger run, so a larger run plays only
+JSON file per setting (rules, opponent, seed, tie-break), so measuring your own agents against the
+same deals later reuses them; a run's deals are the first ones of any larger run, so a larger run plays only
 the pairs the file lacks (saved after every block: an interrupted run keeps what it finished).
 ``--json FILE`` writes every agent's per-pair results.
 """
@@ -47,11 +51,14 @@ if str(ROOT) not in sys.path:  # run as a script from a checkout
 from sixtysix_env.agents.oracle import OracleAgent  # noqa: E402
 from sixtysix_env.agents.spec import AgentSpec, parse_agent_spec  # noqa: E402
 from sixtysix_env.arena.play import ready_agent  # noqa: E402
+from sixtysix_env.checks import cli_int  # noqa: E402
 from sixtysix_env.engine import Deal  # noqa: E402
 from sixtysix_env.rules import PRESETS, Rules, get_rules  # noqa: E402
 
 Z95 = 1.959964
 Chooser = Callable[[Deal, random.Random], int]
+ORACLES = ("opponent", "first")
+"""The oracle's tie-breaks among optimal actions: the opponent's own choice when optimal, or the first."""
 
 
 @dataclass
@@ -144,23 +151,30 @@ def make_deals(rules: Rules, count: int, seed: int) -> list[Deal]:
     return [Deal.new(rules, rng, dealer=i % 2) for i in range(count)]
 
 
-def chooser(spec: AgentSpec | None, rules: Rules) -> Chooser:
+def chooser(spec: AgentSpec | str, rules: Rules, opponent: AgentSpec) -> Chooser:
     """A fair agent from its spec, its one-off ``prepare`` done untimed as in the arena, or the
-    oracle for ``None``."""
-    if spec is None:
-        oracle = OracleAgent()
-        return lambda d, _rng: oracle.choose(d)
+    oracle for a tie-break of ``ORACLES`` (``"opponent"``: ties go to a copy of ``opponent``, which
+    draws on the oracle's seat's seeded random source)."""
+    if isinstance(spec, str):
+        oracle = OracleAgent(ties=ready_agent(opponent, rules) if spec == "opponent" else None)
+        return oracle.choose
     return fair(ready_agent(spec, rules))
 
 
-Job = tuple[str, "AgentSpec | None", AgentSpec, Rules, int, int, Sequence[int]]
+def oracle_label(oracle: str, opponent: AgentSpec) -> str:
+    """The oracle's row: which tie-break it plays."""
+    return f"oracle (cheats, ties: {opponent.label if oracle == 'opponent' else 'first'})"
+
+
+Job = tuple[str, "AgentSpec | str", AgentSpec, Rules, int, int, Sequence[int]]
 
 
 def play_pairs(job: Job) -> Result:
     """The games of deal pairs ``indices`` (one worker's share; seeds depend only on the index)."""
     label, me_spec, them_spec, rules, count, seed, indices = job
     deals = make_deals(rules, count, seed)
-    me, them = chooser(me_spec, rules), chooser(them_spec, rules)  # a fresh opponent per agent: no state carried over
+    # a fresh opponent per agent: no state carried over
+    me, them = chooser(me_spec, rules, them_spec), chooser(them_spec, rules, them_spec)
     res = Result(label)
     for i in indices:
         points, cpu, decisions = [], 0.0, 0
@@ -179,7 +193,7 @@ def play_pairs(job: Job) -> Result:
 
 def run(
     label: str,
-    me: AgentSpec | None,
+    me: AgentSpec | str,
     them: AgentSpec,
     rules: Rules,
     count: int,
@@ -220,20 +234,35 @@ def run(
     return res
 
 
+def oracle_cache_name(oracle: str, them: AgentSpec, rules: Rules, seed: int) -> str:
+    """The cache file of one setting; the tie-break is part of it (files of the first oracle,
+    named before ties existed, are never read as the new one's)."""
+    name = f"{rules.name}_{them.label}_seed{seed}_oracle-{oracle}"
+    return "".join(c if c.isascii() and (c.isalnum() or c in "-_.=") else "-" for c in name) + ".json"
+
+
 def oracle_run(
-    them: AgentSpec, rules: Rules, count: int, seed: int, cache: Path | None, progress: bool, workers: int
+    oracle: str,
+    them: AgentSpec,
+    rules: Rules,
+    count: int,
+    seed: int,
+    cache: Path | None,
+    progress: bool,
+    workers: int,
 ) -> Result:
-    """The oracle's games, from the cache as far as the same setting was played before (any number
-    of deals: a run's deals are the first ones of a larger run), the rest played and saved after
-    every block, so an interrupted run keeps what it finished."""
-    name = f"{rules.name}_{them.label}_seed{seed}".replace(":", "-").replace("/", "-")
-    path = cache / f"{name}.json" if cache is not None else None
-    done = Result("oracle (cheats)")
+    """The oracle's games (tie-break ``oracle``, one of ``ORACLES``), from the cache as far as the
+    same setting was played before (any number of deals: a run's deals are the first ones of a
+    larger run), the rest played and saved after every block, so an interrupted run keeps what it
+    finished."""
+    label = oracle_label(oracle, them)
+    path = cache / oracle_cache_name(oracle, them, rules, seed) if cache is not None else None
+    done = Result(label)
     if path is not None and path.is_file():
         data = json.loads(path.read_text())
         data["pair_points"] = [tuple(p) for p in data["pair_points"]]
         done = Result(**data).prefix(count)
-        print(f"oracle (cheats): {len(done.pair_points)} deal pairs from {path}", file=sys.stderr, flush=True)
+        print(f"{label}: {len(done.pair_points)} deal pairs from {path}", file=sys.stderr, flush=True)
     if len(done.pair_points) == count:
         return done
 
@@ -246,7 +275,7 @@ def oracle_run(
             tmp.write_text(json.dumps(dataclasses.asdict(both)))
             tmp.replace(path)
 
-    rest = run("oracle (cheats)", None, them, rules, count, seed, progress, workers, len(done.pair_points), save)
+    rest = run(label, oracle, them, rules, count, seed, progress, workers, len(done.pair_points), save)
     done.extend(rest)
     return done
 
@@ -273,7 +302,8 @@ def table(results: list[Result], oracle: Result | None, against: str) -> str:
     return tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True)
 
 
-def main(argv: Sequence[str] | None = None) -> str:
+def parser() -> argparse.ArgumentParser:
+    """The command line (its defaults are the benchmark's settings)."""
     ap = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
@@ -282,18 +312,30 @@ def main(argv: Sequence[str] | None = None) -> str:
     )
     ap.add_argument("--agents", default="pimc,ppo,alphabeta", help="comma-separated agent specs, as in the arena")
     ap.add_argument("--against", default="heuristic", help="the opponent every agent plays (an agent spec)")
-    ap.add_argument("--deals", type=int, default=800, help="deals, each played twice with the seats swapped")
-    ap.add_argument("--seed", type=int, default=0, help="seed of the deals and of the players' random sources")
+    ap.add_argument("--deals", type=cli_int, default=800, help="deals, each played twice with the seats swapped")
+    ap.add_argument("--seed", type=cli_int, default=0, help="seed of the deals and of the players' random sources")
     ap.add_argument("--rules", default="standard", choices=list(PRESETS), help="rules preset")
-    ap.add_argument("--oracle", action=argparse.BooleanOptionalAction, default=True, help="play the oracle too")
+    ap.add_argument(
+        "--oracle",
+        default="opponent",
+        choices=[*ORACLES, "none"],
+        help="the oracle's tie-break among optimal actions: the opponent's own choice when optimal (else the "
+        "first), or always the first (the old oracle); 'none' leaves the oracle and the gap column out",
+    )
+    ap.add_argument("--no-oracle", dest="oracle", action="store_const", const="none", help="same as --oracle none")
     ap.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True, help="tqdm bars on stderr")
     ap.add_argument(
         "--oracle-cache",
         default="results/oracle-cache",
         help="folder keeping the oracle's games per setting ('none': always replay them)",
     )
-    ap.add_argument("--workers", type=int, default=1, help="processes (the results do not depend on it)")
+    ap.add_argument("--workers", type=cli_int, default=1, help="processes (the results do not depend on it)")
     ap.add_argument("--json", default=None, help="write every agent's per-pair results to this file")
+    return ap
+
+
+def main(argv: Sequence[str] | None = None) -> str:
+    ap = parser()
     args = ap.parse_args(argv)
     if args.deals < 1:
         ap.error(f"--deals must be at least 1, got {args.deals}")
@@ -309,14 +351,14 @@ def main(argv: Sequence[str] | None = None) -> str:
     rules = get_rules(args.rules)
     print(
         f"{args.deals} duplicate deals ({2 * args.deals} games) per agent, {rules.name} rules, "
-        f"against {opponent.label}, seed {args.seed}",
+        f"against {opponent.label}, seed {args.seed}, oracle: {args.oracle}",
         flush=True,
     )
     results: list[Result] = []
     oracle = None
-    if args.oracle:
+    if args.oracle != "none":
         cache = None if args.oracle_cache.lower() == "none" else Path(args.oracle_cache)
-        oracle = oracle_run(opponent, rules, args.deals, args.seed, cache, args.progress, args.workers)
+        oracle = oracle_run(args.oracle, opponent, rules, args.deals, args.seed, cache, args.progress, args.workers)
         results.append(oracle)
     for spec in specs:
         results.append(run(spec.label, spec, opponent, rules, args.deals, args.seed, args.progress, args.workers))

@@ -27,6 +27,7 @@ if str(ROOT) not in sys.path:  # run as a script from a checkout
 
 from sixtysix_env.agents.alphabeta import solve_actions  # noqa: E402
 from sixtysix_env.agents.heuristic import heuristic_deal_action  # noqa: E402
+from sixtysix_env.checks import cli_int  # noqa: E402
 from sixtysix_env.engine import Deal, Decision  # noqa: E402
 from sixtysix_env.fast.solver import FastSolver  # noqa: E402
 
@@ -49,10 +50,10 @@ def quantiles(xs: list[float]) -> tuple[float, float]:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--positions", type=int, default=30, help="positions per stock size")
-    ap.add_argument("--deals", type=int, default=20, help="whole deals solved by the numba search")
-    ap.add_argument("--max-reference-stock", type=int, default=4, help="largest stock the reference search gets")
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--positions", type=cli_int, default=30, help="positions per stock size")
+    ap.add_argument("--deals", type=cli_int, default=20, help="whole deals solved by the numba search")
+    ap.add_argument("--max-reference-stock", type=cli_int, default=4, help="largest stock the reference search gets")
+    ap.add_argument("--seed", type=cli_int, default=0)
     ap.add_argument("--quick", action="store_true", help="10 positions per size, 5 whole deals")
     args = ap.parse_args(argv)
     if args.quick:

@@ -40,6 +40,8 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv, VecEnvWrapper
 
+from sixtysix_env.checks import cli_int
+
 
 class TimedVecEnv(VecEnvWrapper):
     """Adds up the seconds spent inside the wrapped env: steps, resets and the mask reads."""
@@ -251,15 +253,15 @@ def main() -> None:
     parser.add_argument(
         "--opponent", default="random", help="opponent on both sides (heuristic: once the batched env has it)"
     )
-    parser.add_argument("--num-envs", type=int, nargs="+", default=[16, 256], help="envs stepped together")
-    parser.add_argument("--n-steps", type=int, default=128, help="PPO rollout steps per env")
-    parser.add_argument("--batch-size", type=int, default=512, help="PPO minibatch size")
-    parser.add_argument("--n-epochs", type=int, default=4, help="PPO epochs per rollout")
-    parser.add_argument("--hidden", type=int, default=256, help="units per hidden layer (policy and value)")
-    parser.add_argument("--layers", type=int, default=2, help="hidden layers (policy and value)")
-    parser.add_argument("--iterations", type=int, default=3, help="timed PPO iterations (after one warm-up)")
-    parser.add_argument("--threads", type=int, default=1, help="torch CPU threads")
-    parser.add_argument("--seed", type=int, default=0, help="seed of envs and networks")
+    parser.add_argument("--num-envs", type=cli_int, nargs="+", default=[16, 256], help="envs stepped together")
+    parser.add_argument("--n-steps", type=cli_int, default=128, help="PPO rollout steps per env")
+    parser.add_argument("--batch-size", type=cli_int, default=512, help="PPO minibatch size")
+    parser.add_argument("--n-epochs", type=cli_int, default=4, help="PPO epochs per rollout")
+    parser.add_argument("--hidden", type=cli_int, default=256, help="units per hidden layer (policy and value)")
+    parser.add_argument("--layers", type=cli_int, default=2, help="hidden layers (policy and value)")
+    parser.add_argument("--iterations", type=cli_int, default=3, help="timed PPO iterations (after one warm-up)")
+    parser.add_argument("--threads", type=cli_int, default=1, help="torch CPU threads")
+    parser.add_argument("--seed", type=cli_int, default=0, help="seed of envs and networks")
     parser.add_argument("--quick", action="store_true", help="16 envs, 2 timed iterations (about a minute)")
     parser.add_argument(
         "--fast-loop",

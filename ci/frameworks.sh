@@ -22,7 +22,7 @@ smoke() {
     tianshou) echo "examples/tianshou_dqn.py --epochs 1 --epoch-steps 300 --envs 2 --batch 64 --eval-deals 20" ;;
     torchrl) echo "examples/torchrl_ppo.py --frames 512 --frames-per-batch 256 --minibatch 128 --envs 2 --eval-deals 20" ;;
     openspiel) echo "examples/openspiel_ismcts.py --sim-games 20 --simulations 10 --deals 2" ;;
-    rllib) echo "examples/rllib_ppo.py --iterations 1 --batch 400 --env-runners 0 --envs-per-runner 2 --eval-deals 20" ;;
+    rllib) echo "examples/rllib_ppo.py --iterations 1 --batch 400 --env-runners 1 --envs-per-runner 2 --eval-deals 20" ;;
     *) echo "unknown framework '$1': choose from ${all[*]}" >&2; return 2 ;;
   esac
 }
@@ -41,6 +41,14 @@ for name in "${names[@]}"; do
   echo "== $name: python $cmd"
   "$venv/bin/python" -m sixtysix_env.fast.warmup
   "$venv/bin/python" $cmd
+  if [ -f "tests/test_frameworks_$name.py" ]; then  # the framework's own data check (no decision lost)
+    "$venv/bin/pip" install -q pytest hypothesis
+    "$venv/bin/python" -m pytest "tests/test_frameworks_$name.py" -q -p no:cacheprovider
+  fi
+  if [ "$name" = rllib ]; then  # the Ray backend's tests need ray: run here, each on a local cluster it starts
+    "$venv/bin/pip" install -q pytest hypothesis
+    "$venv/bin/python" -m pytest tests/test_ray_backend.py tests/test_ray_address.py -q -p no:cacheprovider
+  fi
   t2=$(date +%s)
   if [ "${CI:-}" = true ]; then rm -rf "$venv"; fi
   report+=("$name: install $((t1 - t0)) s, smoke run $((t2 - t1)) s")

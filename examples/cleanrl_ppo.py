@@ -3,7 +3,9 @@
     python examples/cleanrl_ppo.py --total-timesteps 3000000
 
 The env is ``gymnasium.make_vec("SixtySix-v0", num_envs=N, vectorization_mode="vector_entry_point",
-opponent="heuristic")``: N deals stepped by numba kernels, the opponent played inside them. The
+opponent="heuristic")``: N deals stepped by numba kernels, the opponent played inside them
+(``--opponent ppo:model=fast_standard`` a shipped network, ``--opponent self`` the learner's own
+current policy, both batched: ``sixtysix_env.fast.opponents``). The
 mask comes in ``infos["action_mask"]`` at every step (never all zero); a finished deal is
 replaced within the same step (the learner's next observation is already the new deal's), so
 ``terminated`` is the episode boundary for GAE as in CleanRL's ``ppo.py``. Illegal logits are set
@@ -44,7 +46,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--ent-coef", type=float, default=0.01)
     p.add_argument("--vf-coef", type=float, default=0.5)
     p.add_argument("--hidden", type=int, default=256)
-    p.add_argument("--opponent", choices=["heuristic", "random"], default="heuristic")
+    p.add_argument(
+        "--opponent",
+        default="heuristic",
+        help="heuristic or random (in the kernels), ppo[:model=NAME] (a shipped network, batched numpy), or self "
+        "(the learner's current greedy policy: self-play, the learner drawn into either seat per deal)",
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=1, help="torch threads (1 is fastest on a busy 2-core machine)")
     p.add_argument("--eval-deals", type=int, default=2000, help="duplicate deals against heuristic at the end")
@@ -82,11 +89,13 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
+    current: dict[str, Agent] = {}  # self-play: the opponent callable plays the agent built below
+    opponent = (lambda obs, masks: current["agent"].greedy(obs, masks)) if args.opponent == "self" else args.opponent
     envs = gym.make_vec(
-        "SixtySix-v0", num_envs=args.num_envs, vectorization_mode="vector_entry_point", opponent=args.opponent
+        "SixtySix-v0", num_envs=args.num_envs, vectorization_mode="vector_entry_point", opponent=opponent
     )
     obs_size, n_actions = envs.single_observation_space.shape[0], envs.single_action_space.n
-    agent = Agent(obs_size, n_actions, args.hidden)
+    agent = current["agent"] = Agent(obs_size, n_actions, args.hidden)
     opt = torch.optim.Adam(agent.parameters(), lr=args.lr, eps=1e-5)
     n, t_steps = args.num_envs, args.num_steps
     obs_buf = torch.zeros((t_steps, n, obs_size))

@@ -1,42 +1,74 @@
-"""RLlib: multi-agent self-play PPO on the two-player AEC env, with RLlib's action-masking RLModule.
+"""RLlib: PPO on the batched engine (the learner against the heuristic), on one machine or a Ray cluster.
 
-    python examples/rllib_ppo.py --iterations 60
+    python examples/rllib_ppo.py --iterations 60                 # sample in the driver
+    python examples/rllib_ppo.py --env-runners 2                 # two sampling processes
+    python examples/rllib_ppo.py --address auto --env-runners 8  # on the cluster `ray start` made (docs/ray.md)
+    python examples/rllib_ppo.py --self-play                     # the two-player AEC env, one shared policy
 
-No glue: ``sixtysix_v0.env(observation_key="observations")`` gives the Dict observation
-``{"observations", "action_mask"}`` that RLlib's ``ActionMaskingTorchRLModule`` reads, and
-``PettingZooEnv`` turns the AEC env into RLlib's ``MultiAgentEnv``. Both seats map to one shared
-policy, so it learns by playing itself (new API stack, local Ray cluster).
+Every env runner builds the batched engine itself: ``gymnasium.make_vec("sixtysix_env:SixtySix-v0",
+num_envs=N, vectorization_mode="vector_entry_point", autoreset_mode="NextStep",
+mask_in_observation=True, observation_key="observations")``. Two settings matter:
+
+- ``"sixtysix_env:SixtySix-v0"``: Gymnasium imports the package before looking the id up, so a
+  remote runner process, which never imports it otherwise, finds the env (plain ``"SixtySix-v0"``
+  failed there with ``NameNotFound``);
+- ``autoreset_mode="NextStep"``: RLlib's episodes assume Gymnasium's default next-step autoreset.
+  With the vector env's same-step default RLlib still trains, on wrong data: the first decision
+  of every deal was never trained on and every terminal observation was the next deal's first.
+
+The observation is the Dict ``{"observations", "action_mask"}`` that RLlib's
+``ActionMaskingTorchRLModule`` reads. ``--self-play`` trains on the AEC env instead
+(``PettingZooEnv``, both seats mapped to one shared policy).
 
 Threads: RLlib's and torch's defaults start one compute thread per core in every process; on a
 busy 2-core machine that is 10-20x slower than one thread each, so this script sets
 ``OMP_NUM_THREADS=1`` and ``torch.set_num_threads(1)`` everywhere (``--threads`` changes it).
 
-At the end the shared policy plays duplicate deals against ``heuristic``
-(``sixtysix_env.integrations.evaluate``).
+Each iteration prints its env steps; at the end, the sampling-and-training throughput over the
+iterations after the first (which includes starting the runners), and the policy plays duplicate
+deals against ``heuristic`` (``sixtysix_env.integrations.evaluate``).
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
+import math
 import os
+import statistics
 import time
+
+from sixtysix_env.checks import cli_float, cli_int
+from sixtysix_env.distributed import ADDRESS_HELP, cli_ray_address
+
+GYM_ID = "sixtysix_env:SixtySix-v0"
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
     )
-    p.add_argument("--iterations", type=int, default=60, help="PPO training iterations")
-    p.add_argument("--minutes", type=float, default=None, help="stop training after this much wall time")
-    p.add_argument("--batch", type=int, default=8000, help="env steps (both seats) per iteration")
-    p.add_argument("--env-runners", type=int, default=0, help="sampling processes (0: sample in the driver)")
-    p.add_argument("--envs-per-runner", type=int, default=8)
-    p.add_argument("--hidden", type=int, default=256)
-    p.add_argument("--lr", type=float, default=3e-4)
-    p.add_argument("--threads", type=int, default=1, help="torch threads per process")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--eval-deals", type=int, default=2000, help="duplicate deals against heuristic at the end")
-    return p.parse_args(argv)
+    p.add_argument("--iterations", type=cli_int, default=60, help="PPO training iterations")
+    p.add_argument("--minutes", type=cli_float, default=None, help="stop training after this much wall time")
+    p.add_argument("--batch", type=cli_int, default=8000, help="env steps per iteration")
+    p.add_argument("--env-runners", type=cli_int, default=0, help="sampling processes (0: sample in the driver)")
+    p.add_argument("--envs-per-runner", type=cli_int, default=8, help="deals each runner plays at once")
+    p.add_argument("--address", type=cli_ray_address, default="local", help=f"Ray cluster: {ADDRESS_HELP}")
+    p.add_argument("--self-play", action="store_true", help="the AEC env, both seats one shared policy")
+    p.add_argument("--hidden", type=cli_int, default=256)
+    p.add_argument("--lr", type=cli_float, default=3e-4)
+    p.add_argument("--threads", type=cli_int, default=1, help="torch threads per process")
+    p.add_argument("--seed", type=cli_int, default=0)
+    p.add_argument("--eval-deals", type=cli_int, default=2000, help="duplicate deals against heuristic at the end")
+    args = p.parse_args(argv)
+    for name in ("iterations", "batch", "envs_per_runner", "hidden", "threads"):
+        if getattr(args, name) < 1:
+            p.error(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
+    if args.env_runners < 0 or args.eval_deals < 0:
+        p.error("--env-runners and --eval-deals must be 0 or more")
+    if (args.minutes is not None and args.minutes <= 0) or not args.lr > 0:
+        p.error("--minutes and --lr must be positive")
+    return args
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -49,33 +81,51 @@ def main(argv: list[str] | None = None) -> None:
     from ray.rllib.core.columns import Columns
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-    from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
     from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
-    from ray.tune.registry import register_env
 
-    from sixtysix_env import sixtysix_v0
     from sixtysix_env.integrations.evaluate import duplicate_eval
 
     torch.set_num_threads(args.threads)
-    ray.init(
-        num_cpus=max(2, args.env_runners + 1),
-        include_dashboard=False,
-        log_to_driver=False,
-        runtime_env={"env_vars": {"OMP_NUM_THREADS": str(args.threads)}},
-    )
-    register_env("sixtysix", lambda _: PettingZooEnv(sixtysix_v0.env(observation_key="observations")))
+    env_kw = {"runtime_env": {"env_vars": {"OMP_NUM_THREADS": str(args.threads)}}}
+    if args.address == "local":
+        cpus = max(2, args.env_runners + 1)  # a one-machine cluster, on the loopback address
+        ray.init(num_cpus=cpus, _node_ip_address="127.0.0.1", include_dashboard=False, log_to_driver=False, **env_kw)
+    else:
+        ray.init(address=args.address, log_to_driver=False, **env_kw)
     module = RLModuleSpec(
         module_class=ActionMaskingTorchRLModule,
         model_config={"head_fcnet_hiddens": [args.hidden, args.hidden], "vf_share_layers": True},
     )
+    config = PPOConfig()
+    if args.self_play:
+        from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
+        from ray.tune.registry import register_env
+
+        from sixtysix_env import sixtysix_v0
+
+        register_env("sixtysix", lambda _: PettingZooEnv(sixtysix_v0.env(observation_key="observations")))
+        config = (
+            config.environment("sixtysix")
+            .multi_agent(policies={"shared"}, policy_mapping_fn=lambda agent_id, *a, **k: "shared")
+            .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={"shared": module}))
+        )
+    else:
+        env_config = {
+            "autoreset_mode": "NextStep",
+            "mask_in_observation": True,
+            "observation_key": "observations",
+            "opponent": "heuristic",
+            "seed": args.seed,
+        }
+        config = (
+            config.environment(GYM_ID, env_config=env_config)
+            .env_runners(gym_env_vectorize_mode="vector_entry_point")
+            .rl_module(rl_module_spec=module)
+        )
     config = (
-        PPOConfig()
-        .environment("sixtysix")
-        .env_runners(
+        config.env_runners(
             num_env_runners=args.env_runners, num_envs_per_env_runner=args.envs_per_runner, sample_timeout_s=600
         )
-        .multi_agent(policies={"shared"}, policy_mapping_fn=lambda agent_id, *a, **k: "shared")
-        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={"shared": module}))
         .training(
             train_batch_size_per_learner=args.batch,
             minibatch_size=min(1000, args.batch // 2),
@@ -88,19 +138,32 @@ def main(argv: list[str] | None = None) -> None:
     )
     algo = config.build_algo()
     start = time.time()
+    marks: list[tuple[float, float, float]] = []  # (wall time, env steps, sampling s) after each iteration
+    i = steps = 0
     for i in range(1, args.iterations + 1):
         result = algo.train()
         runners = result.get("env_runners", {})
         steps = runners.get("num_env_steps_sampled_lifetime", 0)
+        marks.append((time.time(), steps, result.get("timers", {}).get("env_runner_sampling_timer", math.nan)))
         length = runners.get("episode_len_mean", float("nan"))
+        ret = runners.get("episode_return_mean", float("nan"))
         print(
-            f"iteration {i}/{args.iterations} env steps {steps} deal length {length:.1f} ({time.time() - start:.0f} s)",
+            f"iteration {i}/{args.iterations} env steps {steps} deal length {length:.1f} "
+            f"return {ret:+.2f} ({time.time() - start:.0f} s)",
             flush=True,
         )
         if args.minutes is not None and time.time() - start > 60 * args.minutes:
             break
     print(f"trained {i} iterations, {steps} env steps in {time.time() - start:.0f} s")
-    policy = algo.get_module("shared")
+    if len(marks) > 1:
+        rates = [(s1 - s0) / (t1 - t0) for (t0, s0, _), (t1, s1, _) in itertools.pairwise(marks)]
+        sampling = [(s1 - s0) / x for (_, s0, _), (_, s1, x) in itertools.pairwise(marks)]
+        print(
+            f"throughput: {statistics.median(rates):.0f} env steps/s sampling and training, "
+            f"{statistics.median(sampling):.0f} sampling alone (medians of iterations 2-{len(marks)}), "
+            f"{args.env_runners} env runners x {args.envs_per_runner} envs"
+        )
+    policy = algo.get_module("shared" if args.self_play else None)
 
     def greedy(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         batch = {Columns.OBS: {"observations": torch.as_tensor(obs), "action_mask": torch.as_tensor(masks).float()}}

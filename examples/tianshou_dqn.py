@@ -1,12 +1,13 @@
-"""Tianshou: masked DQN on ``SixtySix-v0`` against the built-in heuristic.
+"""Tianshou: masked DQN on the batched engine against the built-in heuristic.
 
     python examples/tianshou_dqn.py --epochs 10
 
-No glue: ``gymnasium.make("SixtySix-v0", mask_in_observation=True, observation_key="obs",
-mask_key="mask")`` gives the Dict observation ``{"obs", "mask"}`` that Tianshou's
+No glue: ``SixtySixTianshouEnv(N, opponent="heuristic")`` (``sixtysix_env.integrations.tianshou``)
+is an envpool-style vector env of N deals stepped by the numba kernels, which Tianshou's
+``Collector`` takes as it is; its Dict observation ``{"obs", "mask"}`` is what Tianshou's
 ``DiscreteQLearningPolicy`` reads (``batch.obs.obs`` for the network, ``batch.obs.mask`` for the
-legal actions), and the infos have the same numeric keys at every step, which Tianshou's buffer
-needs. Training uses Tianshou's own ``OffPolicyTrainerParams``/``run_training``.
+legal actions). ``--single`` trains on ``DummyVectorEnv`` of single ``SixtySix-v0`` envs instead
+(slow; for debugging). Training uses Tianshou's own ``OffPolicyTrainerParams``/``run_training``.
 
 At the end the greedy policy plays duplicate deals against ``heuristic``
 (``sixtysix_env.integrations.evaluate``).
@@ -31,7 +32,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     p.add_argument("--epochs", type=int, default=10)
     p.add_argument("--epoch-steps", type=int, default=50_000, help="env steps per epoch")
-    p.add_argument("--envs", type=int, default=8, help="envs collecting in parallel (DummyVectorEnv)")
+    p.add_argument("--envs", type=int, default=64, help="deals collecting together")
+    p.add_argument("--single", action="store_true", help="DummyVectorEnv of single envs (debugging)")
     p.add_argument("--buffer", type=int, default=100_000)
     p.add_argument("--batch", type=int, default=256)
     p.add_argument("--lr", type=float, default=1e-3)
@@ -63,7 +65,12 @@ def main(argv: list[str] | None = None) -> None:
     torch.manual_seed(args.seed)
     np.random.seed(args.seed)  # Tianshou's epsilon-greedy draws from numpy's global RNG
     env = make_env()
-    train_envs = DummyVectorEnv([make_env for _ in range(args.envs)])
+    if args.single:
+        train_envs = DummyVectorEnv([make_env for _ in range(args.envs)])
+    else:
+        from sixtysix_env.integrations.tianshou import SixtySixTianshouEnv
+
+        train_envs = SixtySixTianshouEnv(args.envs, opponent="heuristic")
     train_envs.seed(args.seed)
     obs_size = env.observation_space["obs"].shape[0]
     net = Net(state_shape=obs_size, action_shape=env.action_space.n, hidden_sizes=[args.hidden, args.hidden])

@@ -1,12 +1,15 @@
-"""TorchRL: PPO with the action mask on ``SixtySix-v0`` against the built-in heuristic.
+"""TorchRL: PPO with the action mask on the batched engine against the built-in heuristic.
 
-    python examples/torchrl_ppo.py --frames 200000
+    python examples/torchrl_ppo.py --frames 2000000
 
-No glue: ``GymEnv("SixtySix-v0", mask_in_observation=True)`` puts the observation and
-``action_mask`` into the tensordict; TorchRL's ``ActionMask`` transform applies the mask to the
-action spec, and the actor samples from ``MaskedCategorical`` (TorchRL's documented pattern).
-The mask is cast to bool first (the env's is int8, as PettingZoo's and SB3's are). Collection,
-GAE and the clipped loss are TorchRL's (``Collector``, ``GAE``, ``ClipPPOLoss``).
+No glue: ``GymWrapper(gymnasium.make_vec("SixtySix-v0", N, vectorization_mode="vector_entry_point"))``
+wraps the batched vector env (N deals stepped by numba kernels; TorchRL reads its
+``autoreset_mode``, same-step, and takes each finished deal's last observation from
+``final_obs``). The mask comes in through the infos as the ``action_mask`` key; TorchRL's
+``ActionMask`` transform applies it to the action spec, and the actor samples from
+``MaskedCategorical`` (TorchRL's documented pattern). The mask is cast to bool first (the env's
+is int8). ``--single`` uses ``SerialEnv`` of single ``GymEnv("SixtySix-v0")`` envs instead (slow;
+for debugging). Collection, GAE and the clipped loss are TorchRL's.
 
 At the end the greedy policy plays duplicate deals against ``heuristic``
 (``sixtysix_env.integrations.evaluate``).
@@ -31,7 +34,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     p.add_argument("--frames", type=int, default=200_000, help="env steps to train on")
     p.add_argument("--frames-per-batch", type=int, default=4096)
-    p.add_argument("--envs", type=int, default=8, help="envs stepped together (SerialEnv)")
+    p.add_argument("--envs", type=int, default=64, help="deals stepped together")
+    p.add_argument("--single", action="store_true", help="SerialEnv of single envs (debugging)")
     p.add_argument("--minutes", type=float, default=None, help="stop after the batch that passes this wall time")
     p.add_argument("--epochs", type=int, default=4)
     p.add_argument("--minibatch", type=int, default=512)
@@ -51,7 +55,7 @@ def main(argv: list[str] | None = None) -> None:
     from tensordict.nn import TensorDictModule
     from torchrl.collectors import Collector
     from torchrl.data import LazyTensorStorage, ReplayBuffer, SamplerWithoutReplacement
-    from torchrl.envs import ActionMask, DTypeCastTransform, GymEnv, SerialEnv, TransformedEnv
+    from torchrl.envs import ActionMask, Compose, DTypeCastTransform, GymEnv, GymWrapper, SerialEnv, TransformedEnv
     from torchrl.modules import MaskedCategorical, ProbabilisticActor, ValueOperator
     from torchrl.objectives import ClipPPOLoss
     from torchrl.objectives.value import GAE
@@ -64,7 +68,15 @@ def main(argv: list[str] | None = None) -> None:
         cast = DTypeCastTransform(torch.int8, torch.bool, in_keys=["action_mask"])
         return TransformedEnv(base, cast)
 
-    env = TransformedEnv(SerialEnv(args.envs, make_env), ActionMask())
+    if args.single:
+        env = TransformedEnv(SerialEnv(args.envs, make_env), ActionMask())
+    else:
+        import gymnasium as gym
+
+        vec = gym.make_vec("SixtySix-v0", args.envs, vectorization_mode="vector_entry_point", opponent="heuristic")
+        base = GymWrapper(vec, categorical_action_encoding=True)
+        cast = DTypeCastTransform(torch.int8, torch.bool, in_keys=["action_mask"])
+        env = TransformedEnv(base, Compose(cast, ActionMask()))
     env.set_seed(args.seed)
     obs_size = env.observation_spec["observation"].shape[-1]
     n_actions = env.action_spec.space.n

@@ -32,11 +32,17 @@ __all__ = [
 ]
 
 NUM_ACTIONS = 32
+"""Size of the two-player action space, ``Discrete(32)``."""
 MARRIAGE = 24
+"""First marriage id: ``MARRIAGE + s`` declares the marriage in suit ``s``."""
 EXCHANGE = 28
+"""Exchange the trump nine (schnapsen: jack) for the trump card."""
 CLOSE = 29
+"""Close the stock; the same player acts again."""
 PASS = 30
+"""Pass: draw without closing, keep the nine at the opponent's closing, or do not claim."""
 GO_OUT = 31
+"""Go out, claiming 66 (explicit claiming only)."""
 
 _LETTERS = {EXCHANGE: "X", CLOSE: "C", PASS: "P", GO_OUT: "G"}
 _FROM_LETTER = {v: k for k, v in _LETTERS.items()}

@@ -38,6 +38,8 @@ __all__ = [
 
 
 class Suit(IntEnum):
+    """Suits in card-id order: ♣ ♠ ♥ ♦ = 0..3."""
+
     CLUBS = 0
     SPADES = 1
     HEARTS = 2
@@ -45,6 +47,8 @@ class Suit(IntEnum):
 
 
 class Rank(IntEnum):
+    """Ranks in ascending strength: 9 J Q K 10 A = 0..5."""
+
     NINE = 0
     JACK = 1
     QUEEN = 2
@@ -54,8 +58,11 @@ class Rank(IntEnum):
 
 
 NUM_SUITS = 4
+"""Suits in the deck."""
 NUM_RANKS = 6
+"""Ranks per suit (9, J, Q, K, 10, A)."""
 NUM_CARDS = NUM_SUITS * NUM_RANKS
+"""Cards in the deck: card ids are ``0..NUM_CARDS - 1``."""
 
 RANK_POINTS = (0, 2, 3, 4, 10, 11)
 SUIT_LETTERS = "CSHD"
@@ -63,8 +70,11 @@ SUIT_SYMBOLS = "♣♠♥♦"
 RANK_LETTERS = "9JQKTA"
 
 CARD_POINTS: tuple[int, ...] = tuple(RANK_POINTS[c % NUM_RANKS] for c in range(NUM_CARDS))
+"""Card points by card id (9: 0, J: 2, Q: 3, K: 4, 10: 10, A: 11)."""
 SUIT_MASK: tuple[int, ...] = tuple(0b111111 << (NUM_RANKS * s) for s in range(NUM_SUITS))
+"""The bitmask of each suit's six cards."""
 FULL_DECK = (1 << NUM_CARDS) - 1
+"""The bitmask of all 24 cards."""
 
 _STR = tuple(RANK_LETTERS[c % 6] + SUIT_LETTERS[c // 6] for c in range(NUM_CARDS))
 _SYMBOL = tuple(("10" if c % 6 == Rank.TEN else RANK_LETTERS[c % 6]) + SUIT_SYMBOLS[c // 6] for c in range(NUM_CARDS))
@@ -74,18 +84,22 @@ _SUIT_INPUT.update({"♤": 1, "♡": 2, "♢": 3, "♧": 0})
 
 
 def card(suit: int, rank: int) -> int:
+    """The card id of ``suit`` and ``rank``: ``6 * suit + rank``."""
     return NUM_RANKS * suit + rank
 
 
 def suit_of(c: int) -> int:
+    """The suit of a card id."""
     return c // NUM_RANKS
 
 
 def rank_of(c: int) -> int:
+    """The rank of a card id."""
     return c % NUM_RANKS
 
 
 def points_of(c: int) -> int:
+    """The card points of a card id."""
     return CARD_POINTS[c]
 
 
@@ -137,6 +151,7 @@ def cards_of(mask: int) -> Iterator[int]:
 
 
 def mask_of(cards: Iterable[int]) -> int:
+    """The bitmask of some card ids."""
     m = 0
     for c in cards:
         m |= 1 << c
@@ -144,6 +159,7 @@ def mask_of(cards: Iterable[int]) -> int:
 
 
 def mask_points(mask: int) -> int:
+    """The card points of every card in a bitmask."""
     return sum(CARD_POINTS[c] for c in cards_of(mask))
 
 

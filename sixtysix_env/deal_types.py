@@ -71,6 +71,8 @@ class Outcome:
 
 
 class RandomSource(Protocol):
+    """What a deal shuffles with: anything with ``random.Random``'s ``shuffle``."""
+
     def shuffle(self, x: Any) -> None: ...
 
 

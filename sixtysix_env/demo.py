@@ -12,26 +12,37 @@ import time
 
 from . import sixtysix_v0
 from .actions import action_label
-from .agents import make_agent
+from .agents.spec import parse_agent_spec
+from .arena.play import ready_agent
+from .checks import cli_int
 from .infostate import InfoState
 from .render import describe_outcome, render_deal
 from .rules import PRESETS
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--agents", default="ppo,pimc", help="two agent names, for player_0 and player_1")
+    parser = argparse.ArgumentParser(
+        prog="python -m sixtysix_env.demo", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--agents",
+        default="ppo,pimc",
+        help="two agents for player_0 and player_1: names with options (pimc:samples=20) or mybot.py:MyBot",
+    )
     parser.add_argument("--rules", default="standard", choices=list(PRESETS), help="rules preset")
-    parser.add_argument("--seed", type=int, default=0, help="seed for the deals and the players")
+    parser.add_argument("--seed", type=cli_int, default=0, help="seed for the deals and the players")
     parser.add_argument(
         "--all-deals", action="store_true", help="render every action of every deal, not just the first"
     )
     args = parser.parse_args(argv)
 
-    names = args.agents.split(",")
-    if len(names) != 2:
+    names = [n.strip() for n in args.agents.split(",")]
+    if len(names) != 2 or not all(names):
         parser.error("--agents takes two names separated by a comma, e.g. random,random")
-    players = [make_agent(n.strip()) for n in names]
+    try:
+        players = [ready_agent(parse_agent_spec(n), PRESETS[args.rules]) for n in names]
+    except (ValueError, ImportError) as e:  # an unknown name, a bad option, a missing extra
+        parser.error(f"--agents {args.agents}: {e}")
     labels = (f"player_0 ({names[0]})", f"player_1 ({names[1]})")
     env = sixtysix_v0.env(rules=args.rules, episode="match", render_mode="ansi")
     env.reset(seed=args.seed)

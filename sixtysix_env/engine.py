@@ -36,6 +36,7 @@ __all__ = [
 ]
 
 GOAL = 66
+"""Counted points that win a deal (66)."""
 TERMINAL = -1
 """``current_player`` of a finished deal."""
 
@@ -53,11 +54,12 @@ class IllegalActionError(ValueError):
         super().__init__(f"illegal action {action!r} in {position}: legal actions are {names}")
 
 
-def _check_scores(scores: object) -> tuple[int, int]:
-    """Match scores before a deal: two game-point totals of 0 or more."""
+def _check_scores(scores: object, target: int) -> tuple[int, int]:
+    """Match scores before a deal: two game-point totals in 0..target-1 (a score at the match
+    target means the match is over, so no deal is played at it)."""
     if isinstance(scores, str | bytes) or not isinstance(scores, Sequence) or len(scores) != 2:
         raise ValueError(f"scores={scores!r} is not allowed: give (player 0's, player 1's) game points")
-    return (check_int("scores[0]", scores[0], 0), check_int("scores[1]", scores[1], 0))
+    return (check_int("scores[0]", scores[0], 0, target - 1), check_int("scores[1]", scores[1], 0, target - 1))
 
 
 def _parse_place(where: str, cards: object) -> list[int]:
@@ -184,7 +186,7 @@ class Deal:
         if not callable(getattr(rng, "shuffle", None)):
             raise TypeError(f"rng={rng!r} is not allowed: use an object with shuffle(list), such as random.Random")
         dealer = check_int("dealer", dealer, 0, 1)
-        scores = _check_scores(scores)
+        scores = _check_scores(scores, r.match_target)
         deck = [c for c in range(NUM_CARDS) if r.deck_mask >> c & 1]
         rng.shuffle(deck)
         deck = [int(c) for c in deck]
@@ -209,7 +211,7 @@ class Deal:
         is the face-up trump card). Raises ``ValueError`` naming what is wrong with the arrangement."""
         r = get_rules(rules)
         dealer = check_int("dealer", dealer, 0, 1)
-        scores = _check_scores(scores)
+        scores = _check_scores(scores, r.match_target)
         if isinstance(hands, str) or not isinstance(hands, Sequence) or len(hands) != 2:
             raise ValueError(f"hands={hands!r} is not allowed: give 2 hands (lists of cards or card strings)")
         parsed_hands = tuple(tuple(_parse_place(f"hand {p}", h)) for p, h in enumerate(hands))

@@ -20,7 +20,14 @@ from .rules import Rules
 
 __all__ = ["InfoState", "LegalMask", "TRUMP_IN_STOCK", "TRUMP_WITH_ME", "TRUMP_WITH_OPPONENT", "TRUMP_PLAYED"]
 
-TRUMP_IN_STOCK, TRUMP_WITH_ME, TRUMP_WITH_OPPONENT, TRUMP_PLAYED = range(4)
+TRUMP_IN_STOCK = 0
+"""``trump_location``: the trump card lies under the stock."""
+TRUMP_WITH_ME = 1
+"""``trump_location``: the viewing player holds the trump card."""
+TRUMP_WITH_OPPONENT = 2
+"""``trump_location``: the opponent holds the trump card."""
+TRUMP_PLAYED = 3
+"""``trump_location``: the trump card has been played."""
 
 
 class LegalMask(int):

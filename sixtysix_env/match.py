@@ -30,7 +30,8 @@ class Match:
             raise ValueError("Match needs an rng (random.Random or numpy Generator) for reproducible deals")
         self.rules = get_rules(rules)
         self.rng = rng
-        self.scores = [0, 0]
+        self.scores = [0, 0] if first_deal is None else list(first_deal.scores)
+        """Game points; a ``first_deal`` dealt at some match score starts the match from it."""
         self.carry = 0
         self.results: list[Outcome] = []
         self.winner = -1
@@ -60,6 +61,14 @@ class Match:
         self.carry = 0
         if self.scores[out.winner] >= self.rules.match_target:
             self.winner = out.winner
+
+    def next_match(self, rng: Any = None) -> Match:
+        """The next match, once this one is over: two-player matches carry no points over (a
+        drawn deal's point goes to the next deal of the same match), so it starts at 0-0; the
+        winner deals first unless the rules alternate. ``rng`` deals it (default: this match's)."""
+        if not self.is_over:
+            raise ValueError(f"the match is still running: scores {self.scores}")
+        return Match(self.rules, rng or self.rng, first_dealer=self.next_dealer())
 
     def next_dealer(self) -> int:
         """Who deals after the deal just finished."""

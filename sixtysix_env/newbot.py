@@ -82,6 +82,7 @@ def write_bot(name: str, folder: str | Path = ".") -> Path:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m sixtysix_env.newbot NAME``: write a bot file from the template; returns the exit status."""
     parser = argparse.ArgumentParser(
         prog="python -m sixtysix_env.newbot",
         description="Write NAME.py: a commented template bot (interface, InfoState, a simple strategy, a test).",

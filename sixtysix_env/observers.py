@@ -101,6 +101,7 @@ _FLOAT_PARTS = [
 ]
 
 VECTOR_LAYOUT: dict[str, Part] = {}
+"""Every named slice of the two-player vector observation, in order (a ``Part`` each)."""
 _pos = 0
 for _name, _size, _desc in _BINARY_PARTS:
     VECTOR_LAYOUT[_name] = Part(_name, _pos, _size, 1.0, _desc)
@@ -110,6 +111,7 @@ for _name, _high, _desc in _FLOAT_PARTS:
     VECTOR_LAYOUT[_name] = Part(_name, _pos, 1, _high, _desc)
     _pos += 1
 VECTOR_SIZE = _pos
+"""Length of the two-player vector observation (235)."""
 EVENT_SIZE = 2 + NUM_ACTIONS
 """Per event: [by me, by opponent, one-hot action id]."""
 
@@ -191,6 +193,7 @@ def decode_vector(vector: np.ndarray) -> dict[str, np.ndarray]:
 
 
 def encode_dict(s: InfoState) -> dict[str, np.ndarray]:
+    """The vector observation split into named arrays (``VECTOR_LAYOUT``'s parts)."""
     return {name: v.copy() for name, v in decode_vector(encode_vector(s)).items()}
 
 
@@ -205,6 +208,7 @@ def encode_events(s: InfoState) -> np.ndarray:
 
 
 def encode_history(s: InfoState) -> dict[str, np.ndarray]:
+    """The vector observation plus every public action of the deal as event rows."""
     return {"state": encode_vector(s), "events": encode_events(s)}
 
 
@@ -213,13 +217,16 @@ ENCODERS: dict[str, Callable[[InfoState], Any]] = {
     "dict": encode_dict,
     "history": encode_history,
 }
+"""The ``observation`` encoders of the two-player envs, by name."""
 
 
 def encoder_names() -> list[str]:
+    """The names of the observation encoders."""
     return list(ENCODERS)
 
 
 def encode(name: str, s: InfoState) -> Any:
+    """The observation of encoder ``name`` for an ``InfoState``."""
     return ENCODERS[name](s)
 
 

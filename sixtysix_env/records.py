@@ -23,6 +23,7 @@ from typing import Any
 
 from .actions import action_label
 from .cards import Rank, cards_str
+from .checks import parse_float_text
 from .deal_types import DealLike
 from .engine import Deal
 from .match import Match
@@ -40,10 +41,13 @@ __all__ = [
     "positions",
     "save_record",
     "load_record",
+    "loads_json",
+    "check_nesting",
     "record_game",
 ]
 
 RECORD_FORMAT = "sixtysix-record"
+"""The ``format`` tag of every game record."""
 RECORD_VERSION = 1
 """Bumped only when a reader of the old version would misread a new record (docs/records.md)."""
 
@@ -55,6 +59,12 @@ GAMES: dict[str, tuple[type, type]] = {
 """Record ``game`` -> (deal class, rules dataclass)."""
 
 _N_PLAYERS = {"two": 2, "three": 3, "four": 4}
+
+MAX_DEPTH = 32
+"""Deepest nesting of JSON arrays and objects a record may hold (a record itself needs 5; ``meta`` the rest):
+deeper values are refused with a ValueError, never a ``RecursionError``."""
+MAX_FILE_BYTES = 64 * 2**20
+"""Largest record file :func:`load_record` reads (a long match record is well under 1 MiB)."""
 _AnyDeal = DealLike  # Deal, ThreeDeal or FourDeal: the API they share
 
 
@@ -92,6 +102,7 @@ def _meta(meta: dict | None) -> dict:
         return {}
     if not isinstance(meta, dict):
         raise ValueError(f"meta must be a dict (JSON object), got {meta!r}")
+    check_nesting(meta, "meta", MAX_DEPTH - 1)
     try:
         json.dumps(meta)
     except (TypeError, ValueError) as e:
@@ -214,9 +225,63 @@ def _need(obj: Any, key: str, kind: type | tuple[type, ...], where: str) -> Any:
     return value
 
 
+def check_nesting(value: Any, what: str = "the record", limit: int = MAX_DEPTH) -> None:
+    """Refuse ``value`` when its lists and dicts nest deeper than ``limit`` (walked without
+    recursion, so a pathological value cannot overflow the stack here or later in ``json.dumps``)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if not isinstance(item, (dict, list, tuple)):
+            continue
+        if depth > limit:
+            raise ValueError(f"{what} nests lists and objects deeper than {limit} levels")
+        stack.extend((c, depth + 1) for c in (item.values() if isinstance(item, dict) else item))
+
+
+MAX_JSON_DIGITS = 40
+"""Longest integer :func:`loads_json` reads (a 63-bit seed has 19 digits); longer ones are refused."""
+
+
+def _json_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_JSON_DIGITS:
+        raise ValueError(f"a number of {digits} digits (numbers have at most {MAX_JSON_DIGITS})")
+    return int(text)  # the JSON scanner only hands over ASCII digits with an optional minus
+
+
+def _json_float(text: str) -> float:
+    value = parse_float_text(text)
+    if value is None:
+        raise ValueError(f"the number {text[:30]!r} is too long or not finite")
+    return value
+
+
+def _json_constant(text: str) -> Any:
+    raise ValueError(f"{text} is not a JSON number")
+
+
+def loads_json(text: str, limit: int = MAX_DEPTH) -> Any:
+    """``json.loads`` for text from outside: a ValueError saying what is wrong for bad JSON, numbers
+    of more than 18 digits, ``NaN``/``Infinity``, or nesting deeper than ``limit``."""
+    try:
+        value = json.loads(text, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+    except RecursionError:
+        raise ValueError(f"lists and objects nest deeper than {limit} levels") from None
+    except ValueError as e:
+        raise ValueError(f"not valid JSON here: {e}") from None
+    check_nesting(value, "the JSON", limit)
+    return value
+
+
 def _check_header(record: Any) -> tuple[str, str]:
     if not isinstance(record, dict):
         raise _fail("", f"expected a JSON object, got {type(record).__name__}")
+    try:
+        check_nesting(record)
+    except ValueError as e:
+        raise _fail("", str(e)) from None
     if "format" not in record:
         raise _fail("", f"missing field 'format' (a sixtysix-env game record has format {RECORD_FORMAT!r})")
     fmt = record["format"]
@@ -445,14 +510,17 @@ def save_record(path: str | Path, record: dict) -> Path:
 def load_record(path: str | Path) -> dict:
     """Read and check a record file; ``ValueError`` names the file and what is wrong with it."""
     p = Path(path)
+    if p.is_file() and p.stat().st_size > MAX_FILE_BYTES:
+        size = p.stat().st_size
+        raise ValueError(f"{p}: {size} bytes is larger than a record may be ({MAX_FILE_BYTES // 2**20} MiB)")
     try:
         text = p.read_text(encoding="utf-8")
     except UnicodeDecodeError as e:
         raise ValueError(f"{p}: not a UTF-8 text file ({e.reason} at byte {e.start})") from None
     try:
-        record = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise ValueError(f"{p}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+        record = loads_json(text)
+    except ValueError as e:
+        raise ValueError(f"{p}: {e}") from None
     try:
         from_record(record)
     except ValueError as e:

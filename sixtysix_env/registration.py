@@ -23,6 +23,7 @@ PETTINGZOO_IDS = {"sixtysix/sixtysix_v0": "sixtysix_env.envs.sixtysix_v0:env", *
 """Each AEC env once, in the ``sixtysix`` namespace."""
 
 GYM_ID = "SixtySix-v0"
+"""The Gymnasium id of the single-agent env."""
 # The package-level name (not ``sixtysix_env.envs.gym_env``): Gymnasium's ``pprint_registry`` files
 # an id without a namespace under a part of its entry point's module path.
 GYM_ENTRY = "sixtysix_env:SixtySixEnv"

@@ -24,6 +24,7 @@ def hand_text(mask: int, trump: int) -> str:
 
 
 def describe_outcome(deal: Deal, names: tuple[str, str] = ("player_0", "player_1")) -> str:
+    """One line saying how a finished deal ended (winner, game points, why); a running deal says so."""
     out = deal.outcome
     if out is None:
         return "deal in progress"

@@ -234,11 +234,11 @@ def deal_frame(
     y += 6
     if last:
         cv.text(px + 14, y, "last action", size=13, color=_MUTED)
-        _wrapped(cv, px + 14, y + 18, last, W - 30 - px, 14)
+        _wrapped(cv, px + 14, y + 18, last, W - 44 - px, 14)
         y += 60
     if over:
         cv.text(px + 14, y, "result", size=13, color=_MUTED)
-        _wrapped(cv, px + 14, y + 18, describe_outcome(deal, (names[0], names[1])), W - 30 - px, 15, _GOLD)
+        _wrapped(cv, px + 14, y + 18, describe_outcome(deal, (names[0], names[1])), W - 44 - px, 15, _GOLD)
     else:
         cv.text(px + 14, y, "to act", size=13, color=_MUTED)
         cv.text(px + 14, y + 18, f"{names[to_act]}: {deal.decision.name.lower().replace('_', ' ')}", size=15)
@@ -254,10 +254,19 @@ def _last_trick(history: Sequence[int], trick_open: bool) -> list[int]:
 
 
 def _wrapped(cv: _Canvas, x: float, y: float, text: str, width: float, size: int, color: Any = _WHITE) -> None:
-    """Text broken into lines that fit ``width``."""
+    """Text broken into lines that fit ``width`` (callers leave the panel's 14 px margin on both sides)."""
     font = cv.font(size)
     line = ""
-    for word in text.split():
+    words: list[str] = []
+    for word in text.split():  # a word wider than the line is cut, so nothing runs past the margin
+        while len(word) > 1 and font.getlength(word) / _S > width:
+            k = len(word) - 1
+            while k > 1 and font.getlength(word[:k]) / _S > width:
+                k -= 1
+            words.append(word[:k])
+            word = word[k:]
+        words.append(word)
+    for word in words:
         trial = f"{line} {word}".strip()
         if line and font.getlength(trial) / _S > width:
             cv.text(x, y, line, size=size, color=color)
@@ -344,15 +353,15 @@ def table_frame(
         y += 28
     if marriages:
         cv.text(px + 14, y, "marriages", size=13, color=_MUTED)
-        _wrapped(cv, px + 14, y + 18, ", ".join(marriages), W - 30 - px, 14)
+        _wrapped(cv, px + 14, y + 18, ", ".join(marriages), W - 44 - px, 14)
         y += 58
     if last:
         cv.text(px + 14, y, "last action", size=13, color=_MUTED)
-        _wrapped(cv, px + 14, y + 18, last, W - 30 - px, 14)
+        _wrapped(cv, px + 14, y + 18, last, W - 44 - px, 14)
         y += 60
     if over:
         cv.text(px + 14, y, "result", size=13, color=_MUTED)
-        _wrapped(cv, px + 14, y + 18, table_result_text(deal, names), W - 30 - px, 15, _GOLD)
+        _wrapped(cv, px + 14, y + 18, table_result_text(deal, names), W - 44 - px, 15, _GOLD)
     else:
         cv.text(px + 14, y, "to act", size=13, color=_MUTED)
         cv.text(px + 14, y + 18, f"{names[to_act]}: {deal.decision.name.lower().replace('_', ' ')}", size=15)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from .cards import card_symbol
+from .checks import cli_int
 from .engine import Deal
 from .records import load_record, positions
 from .render import hand_text
@@ -112,6 +113,13 @@ def replay_lines(record: dict, path: str = "", only: int | None = None) -> list[
             blocks.append(("step", [_step_line(k, deal_steps[k - 1], deal_steps[k], names, width)]))
         tail = [f"  points {points_text(end, names)}"]
         tail.append(f"  result: {outcome_text(end, names)}" if end.outcome is not None else "  (the record ends here)")
+        forfeit = record.get("meta", {}).get("forfeit")
+        if end.outcome is None and isinstance(forfeit, dict):  # a tournament deal lost by a bot's fault
+            other = ", ".join(str(n) for n in names if n != forfeit.get("bot")) or "the opponent"
+            tail[-1] = (
+                f"  result: forfeited by {forfeit.get('bot')} ({forfeit.get('reason')}); "
+                f"{forfeit.get('game_points')} game points to {other}"
+            )
         if record["kind"] == "match" and end.outcome is not None:
             scores = record["running_scores"][i - 1]
             tail.append(f"  match score {match_score_text(scores, end, names)}")
@@ -139,7 +147,7 @@ def _parser() -> argparse.ArgumentParser:
         epilog="Example: python -m sixtysix_env.replay sixtysix-records/game.json --deal 2",
     )
     p.add_argument("file", help="a game record (JSON, as written by play, the env wrappers or the arena)")
-    p.add_argument("--deal", type=int, metavar="N", help="show only deal N of a match (1 is the first)")
+    p.add_argument("--deal", type=cli_int, metavar="N", help="show only deal N of a match (1 is the first)")
     p.add_argument("--step", action="store_true", help="wait for Enter after every action (q then Enter stops)")
     p.add_argument(
         "--ascii",
@@ -155,6 +163,9 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None, stdout
     out = writer_for(stdout or sys.stdout, args.ascii)
     err = writer_for(sys.stderr)
     inp = stdin or sys.stdin
+    if not args.file.strip():
+        print("replay: the file name is empty: give a record file (.json)", file=err)
+        return 2
     try:
         record = load_record(args.file)
     except FileNotFoundError:
@@ -167,6 +178,9 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None, stdout
         return 2
     except ValueError as e:
         print(f"replay: cannot read the record: {e}", file=err)
+        return 2
+    except OSError as e:  # no permission, a device, a broken link
+        print(f"replay: cannot open {args.file}: {e.strerror or e}", file=err)
         return 2
     n = len(record["deals"]) if record["kind"] == "match" else 1
     if args.deal is not None and not 1 <= args.deal <= n:

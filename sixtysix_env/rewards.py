@@ -17,10 +17,13 @@ from .engine import Deal
 __all__ = ["REWARD_SCHEMES", "DEFAULT_SHAPING_SCALE", "step_rewards", "check_reward_scheme"]
 
 REWARD_SCHEMES = ("game_points", "win_loss", "shaped")
+"""The values of the ``reward`` option."""
 DEFAULT_SHAPING_SCALE = 0.0025
+"""Default ``shaping_scale`` of the ``shaped`` reward: its shaping sums to less than the smallest win."""
 
 
 def check_reward_scheme(name: str) -> str:
+    """``name`` if it is a reward scheme, else a ``ValueError`` listing them."""
     if name not in REWARD_SCHEMES:
         raise ValueError(f"unknown reward scheme {name!r}: choose one of {', '.join(REWARD_SCHEMES)}")
     return name

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from .cards import Rank
-from .checks import as_index
+from .checks import as_index, parse_int_text
 
 __all__ = [
     "Rules",
@@ -357,10 +357,10 @@ def _read_field(kind: str, f: dataclasses.Field[Any], text: str) -> object:
             raise ValueError(f"{kind}.{f.name}={text!r} is not allowed: write True or False")
         return text == "True"
     if f.type == "int":
-        try:
-            return int(text)
-        except ValueError:
-            raise ValueError(f"{kind}.{f.name}={text!r} is not allowed: write an int") from None
+        value = parse_int_text(text)  # ASCII digits only: int() would read "١٢", "1_0" and " 7"
+        if value is None:
+            raise ValueError(f"{kind}.{f.name}={text!r} is not allowed: write an int in ASCII digits (such as 7)")
+        return value
     if f.type == "Rank":
         if text not in Rank.__members__:
             raise ValueError(f"{kind}.{f.name}={text!r} is not allowed: write one of {', '.join(Rank.__members__)}")
@@ -436,6 +436,7 @@ PRESETS: dict[str, Rules] = {
         closer_win="at_closing",
     ),
 }
+"""The two-player presets by name."""
 PRESETS["vu"] = PRESETS["schnapsen"].replace(
     name="vu",
     closing=False,
@@ -541,9 +542,11 @@ PRESET_INFO: dict[str, PresetInfo] = {
         ),
     ),
 }
+"""Each preset's title, description and sources, for the variant table page."""
 
 
 def preset_names() -> list[str]:
+    """The names of the two-player presets."""
     return list(PRESETS)
 
 

@@ -181,6 +181,7 @@ def render_rules_page() -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m sixtysix_env.rulesdoc [--check]``: write (or compare) docs/rules.md; returns the exit status."""
     parser = argparse.ArgumentParser(description="Write the rule variants page (docs/rules.md) from the code.")
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="where to write (default docs/rules.md)")
     parser.add_argument("--check", action="store_true", help="only check that the page is up to date")

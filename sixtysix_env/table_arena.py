@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from .agents.table_base import TableAgent
 from .agents.table_registry import TABLE_AGENTS, make_table_agent
 from .arena import mean_interval, wilson_interval
+from .arena.cli import positive_int
+from .checks import cli_int
 from .multiplayer import FOUR_PRESETS, THREE_PRESETS, FourDeal, TableTermination, ThreeDeal
 from .multiplayer.table import TableDeal
 
@@ -133,13 +135,18 @@ def _parser() -> argparse.ArgumentParser:
         default="heuristic,random",
         help=f"comma-separated agents ({', '.join(TABLE_AGENTS)}; options as pimc:samples=8); every pair meets",
     )
-    p.add_argument("--deals", type=int, default=100, help="deals per pair, each in every seat rotation (default 100)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the deals and of the agents' randomness (default 0)")
+    p.add_argument(
+        "--deals", type=positive_int, default=100, help="deals per pair, each in every seat rotation (default 100)"
+    )
+    p.add_argument(
+        "--seed", type=cli_int, default=0, help="seed of the deals and of the agents' randomness (default 0)"
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m sixtysix_env.table_arena``: every pair on the same deals in every seat rotation; the exit status."""
     args = _parser().parse_args(argv)
     game, presets = GAMES[args.game]
     rules_name = args.rules or "pagat"

@@ -7,6 +7,7 @@ the stock, a closing, an exchange, a marriage, the trump chosen, and the result.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,13 +28,37 @@ __all__ = [
     "match_score_text",
     "suit_symbol",
     "AsciiWriter",
+    "fit_lines",
     "writer_for",
 ]
+
+SCREEN_COLUMNS = 80
+"""The width every line of the terminal screens keeps to (a standard terminal)."""
+
+
+def fit_lines(text: str, width: int = SCREEN_COLUMNS) -> str:
+    """``text`` with every line longer than ``width`` wrapped at spaces; the rest of a wrapped line
+    is indented two more spaces than its start."""
+    out = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = line[: len(line) - len(line.lstrip(" "))]
+        out += textwrap.wrap(
+            line.strip(),
+            width,
+            initial_indent=indent,
+            subsequent_indent=indent + "  ",
+            break_on_hyphens=False,
+        )
+    return "\n".join(out)
 
 SUITS = "♣♠♥♦"
 
 
 def suit_symbol(suit: int) -> str:
+    """The symbol of a suit (♣ ♠ ♥ ♦), ``?`` for none."""
     return SUITS[suit] if 0 <= suit < 4 else "?"
 
 
@@ -119,6 +144,7 @@ def points_text(deal: Any, names: Sequence[str]) -> str:
 
 
 def match_score_text(scores: Sequence[int], deal: Any, names: Sequence[str]) -> str:
+    """The match score as one line, each side with its name."""
     return " · ".join(f"{side_label(deal, s, names)} {scores[s]}" for s in range(len(scores)))
 
 

@@ -146,15 +146,25 @@ def test_tiny_run_structure() -> None:
     assert res.elo["heuristic"] > 0
 
 
-def test_same_index_means_same_cards() -> None:
-    """Both tracks deal a given index from the same RNG seed, so the cards are the same."""
-    res = run_arena(["random", "heuristic"], deals=4, block=4, seed=11)
-    first = {(d.index, d.track): d for d in res.deal_records}
-    for (index, track), d in first.items():
-        if track == 0 and (index, 1) in first:
-            a = Deal.new("standard", random.Random(f"11/{index}"), dealer=d.dealer_seat)
-            b = Deal.new("standard", random.Random(f"11/{index}"), dealer=first[(index, 1)].dealer_seat)
-            assert a.hands == b.hands and a.stock == b.stock
+def test_both_tracks_and_every_pair_play_the_same_cards(tmp_path) -> None:
+    """Read back from the arena's own game records: deal k has the same cards in both tracks
+    (seats swapped) and for every pair, so luck cancels in the comparison."""
+    from sixtysix_env.records import from_record, load_record
+
+    run_arena(["random", "heuristic", "alphabeta"], deals=4, block=2, seed=11, records=tmp_path)
+    cards: dict[str, set[tuple]] = {}
+    seats: dict[tuple[str, str], set[tuple[str, ...]]] = {}
+    for path in sorted(tmp_path.glob("*/*.json")):
+        record = load_record(path)
+        meta = record["meta"]
+        for index, deal in zip(meta["deals"], from_record(record), strict=True):
+            hand0, hand1, stock, _dealer = deal.arrangement
+            cards.setdefault(index, set()).add((frozenset(hand0), frozenset(hand1), tuple(stock)))
+            seats.setdefault((path.parent.name, index), set()).add(tuple(record["players"]))
+    assert {f"deal/{g}" for g in range(4)} <= set(cards)
+    assert all(len(dealt) == 1 for dealt in cards.values()), cards
+    # every pair met each of its deals in both seat orders
+    assert all(len(orders) == 2 for (_, index), orders in seats.items() if index.startswith("deal/"))
 
 
 def test_explicit_claiming_and_other_presets_run() -> None:
@@ -225,6 +235,11 @@ def test_out_that_is_a_file_or_unwritable_is_refused_before_play(tmp_path, capsy
     assert afile.read_text() == "keep me"
     err = _cli_error(["--agents", "heuristic,random", "--deals", "2", "--out", str(afile / "sub")], capsys)
     assert "cannot write" in err and "sub" in err
+    for empty in ("", " "):  # not the current folder by accident
+        assert "--out is empty" in _cli_error(["--agents", "heuristic,random", "--out", empty], capsys)
+        assert "--records is empty" in _cli_error(
+            ["--agents", "heuristic,random", "--out", str(tmp_path / "r"), "--records", empty], capsys
+        )
     (tmp_path / "res" / "summary.md").mkdir(parents=True)
     err = _cli_error(["--agents", "heuristic,random", "--deals", "2", "--out", str(tmp_path / "res")], capsys)
     assert "summary.md" in err
@@ -245,17 +260,39 @@ def test_an_absurd_budget_is_refused_before_play() -> None:
         run_arena(["pimc:time_ms=3000", "random"], deals=2, trial_timeout_s=0.2)
 
 
-def test_a_slow_prepare_is_not_the_trial_decisions_time(tmp_path) -> None:
-    """An agent's one-off prepare(rules) (compiling a search) runs before the trial decision is timed."""
+def test_a_slow_prepare_is_not_the_trial_decisions_time(tmp_path, monkeypatch) -> None:
+    """An agent's one-off prepare(rules) (compiling a search) runs before the trial decision is
+    timed. Its slowness is made on the trial's own clock, which prepare() moves on by an hour,
+    so the test does not depend on how busy the machine is."""
+    from sixtysix_env.arena import checks
+
+    now = [0.0]
+    monkeypatch.setattr(checks, "_clock", lambda: now[0])
+    monkeypatch.setitem(sys.modules, "test_arena_clock", now)
     bot = tmp_path / "slowstart.py"
     bot.write_text(
-        "import time\n\nclass SlowStart:\n    name = 'slowstart'\n    prepared = None\n\n"
-        "    def prepare(self, rules):\n        time.sleep(1.0)\n        type(self).prepared = rules.name\n\n"
+        "import sys\n\nclass SlowStart:\n    name = 'slowstart'\n    prepared = None\n\n"
+        "    def prepare(self, rules):\n        sys.modules['test_arena_clock'][0] += 3600.0\n"
+        "        type(self).prepared = rules.name\n\n"
         "    def act(self, info, rng):\n        assert self.prepared == info.rules.name\n"
         "        return info.legal_actions()[0]\n"
     )
-    result = run_arena([f"{bot}:SlowStart", "random"], deals=1, trial_timeout_s=0.5)
-    assert result.pairs[0].deals >= 2  # it played, though prepare() took twice the trial limit
+    result = run_arena([f"{bot}:SlowStart", "random"], deals=1, trial_timeout_s=10.0)
+    assert result.pairs[0].deals >= 2  # it played, though prepare() took an hour by the trial's clock
+    assert now[0] >= 3600.0
+    # the same hour spent in act() is refused
+    with pytest.raises(ValueError, match="took more than 10 s over one trial decision"):
+        checks.trial_decisions([parse_agent_spec(f"{__name__}:HourLongDecision")], PRESETS["standard"], 10.0)
+
+
+class HourLongDecision:
+    """A bot whose decision takes an hour on the trial's clock (see the test above)."""
+
+    name = "hourlong"
+
+    def act(self, info, rng):
+        sys.modules["test_arena_clock"][0] += 3600.0
+        return info.legal_actions()[0]
 
 
 def test_an_illegal_trial_decision_is_refused(tmp_path) -> None:
@@ -320,7 +357,8 @@ def test_file_bots_and_registered_options_in_spawned_workers(tmp_path, method) -
     finally:
         AGENTS.pop("test_registered", None)
     assert there.deal_records == here.deal_records
-    assert there.agents == [f"{bot}:EagerBot:prefer_high=true", "pimc:samples=2", "test_registered"]
+    # a user's class is listed by its name, with the options it was given
+    assert there.agents == ["eager:prefer_high=true", "pimc:samples=2", "test_registered"]
 
 
 def test_a_registration_that_cannot_reach_spawn_workers_is_named() -> None:
@@ -340,7 +378,8 @@ def test_cli_takes_a_file_bot(tmp_path, capsys) -> None:
     out = tmp_path / "res"
     argv = ["--agents", f"{bot}:EagerBot,heuristic", "--deals", "2", "--out", str(out), "--no-progress"]
     assert main([*argv, "--workers", "2", "--start-method", "spawn"]) == 0
-    assert f"{bot}:EagerBot" in (out / "summary.md").read_text()
+    summary = (out / "summary.md").read_text()
+    assert "| eager " in summary and f"{bot}:EagerBot" not in summary
     html = (out / "summary.html").read_text()
     assert html.startswith("<!DOCTYPE html>") and "<td>heuristic</td>" in html
 

@@ -4,12 +4,13 @@ from pathlib import Path
 
 import pytest
 
-from sixtysix_env import Deal
+from sixtysix_env import PRESETS, Deal
 from sixtysix_env.perft import perft, result_counts
 
 from .conftest import GOLDEN, golden_blocks
 
-BLOCKS = golden_blocks()
+GOLDEN_VU = GOLDEN.with_name("perft_golden_vu.txt")  # the shared file has no vu: tests/data/make_vu_golden.py
+BLOCKS = golden_blocks() + golden_blocks(GOLDEN_VU)
 
 
 def _position(block):
@@ -36,11 +37,16 @@ def test_result_counts_match_golden(block):
     assert got == block["results"]
 
 
-def test_the_golden_file_is_in_the_repository():
+def test_the_golden_files_are_in_the_repository():
     repo = Path(__file__).resolve().parents[1]
-    assert GOLDEN.is_relative_to(repo) and GOLDEN.is_file()
+    for path in (GOLDEN, GOLDEN_VU):
+        assert path.is_relative_to(repo) and path.is_file()
     assert len(BLOCKS) >= 25
 
 
 def test_every_preset_is_covered_by_golden_counts():
-    assert {b["preset"] for b in BLOCKS} >= {"standard", "russian", "marriage", "santase", "schnapsen"}
+    """Every preset of the two-player game, from the rules' own list (vu included)."""
+    for preset in PRESETS:
+        covered = [b for b in BLOCKS if b["preset"] == preset]
+        assert covered, f"no golden perft counts for the {preset!r} preset"
+        assert any("results" in b for b in covered), f"no golden result counts for the {preset!r} preset"

@@ -35,7 +35,7 @@ def test_a_whole_deal_against_random(tmp_path) -> None:
     assert code == 0
     assert "you (seat 0) against random (seat 1)" in text
     assert "Traceback" not in text
-    result = re.search(r"Result: (you|random) won the deal .*: (\d) game points?\.", text)
+    result = re.search(r"Result: (you|random) won the deal .*?: (\d) game points?\.", text, re.S)  # may wrap
     assert result, text[-500:]
     assert len(files) == 1 and f"Record saved: {files[0]}" in text
     assert "Score (game points): you " in text
@@ -172,7 +172,8 @@ def test_four_players_with_a_partner_agent_and_explicit_claiming(tmp_path) -> No
     args += ["--seed", "5"]
     code, text, files = play(args, always_first(), tmp_path)
     assert code == 0
-    assert "you (seat 1) and your partner random3 (seat 3) against random0 (seat 0) and random2 (seat 2)" in text
+    seats = "you (seat 1) and your partner random3 (seat 3) against random0 (seat 0) and random2 (seat 2)"
+    assert seats in " ".join(text.split())  # wrapped to 80 columns
     assert load_record(files[0])["rules"]["claiming"] == "explicit"
 
 
@@ -233,7 +234,7 @@ def test_bad_options_are_explained(argv: list[str], message: str, tmp_path, caps
     with pytest.raises(SystemExit) as e:
         play(argv, "", tmp_path)
     assert e.value.code == 2
-    assert message in capsys.readouterr().err
+    assert message in " ".join(capsys.readouterr().err.split())  # wrapped to 80 columns
 
 
 def test_record_file_is_json_with_suit_symbols(tmp_path) -> None:
@@ -298,3 +299,44 @@ def test_table_games_play_against_the_table_heuristic_by_default(tmp_path) -> No
     code, text, files = play(["--players", "3", "--seat", "0", "--seed", "2"], always_first(), tmp_path)
     assert code == 0 and "against heuristic1 (seat 1) and heuristic2 (seat 2)" in text
     assert load_record(files[0])["players"][1:] == ["heuristic1", "heuristic2"]
+
+
+# ------------------------------------------------------------------ the screen as a new player finds it
+def test_the_trump_card_is_face_down_once_the_stock_is_closed(tmp_path) -> None:
+    """Seed 317236: the opponent closes the stock at once; the screen no longer calls the trump
+    card face up under the stock."""
+    code, text, _ = play(["--opponent", "random", "--seed", "317236", "--no-record"], always_first(), tmp_path)
+    assert code == 0
+    before, sep, after = text.partition("the stock is closed")
+    assert sep and "9♥ face up under the stock" in before
+    assert "face up under" not in after and "9♥ turned face down (the stock is closed)" in after
+
+
+@pytest.mark.parametrize("players", ["2", "3", "4"])
+def test_every_line_fits_80_columns(players: str, tmp_path, capsys, monkeypatch) -> None:
+    """Help, bad entries, the table, the moves and the results, then --help and an error."""
+    entries = "help\nxyzzy\n" + "nonsense " * 12 + "\n99\nM7\n" + always_first()
+    argv = ["--players", players, "--opponent", "random", "--seed", "317236", "--episode", "match", "--no-record"]
+    code, text, _ = play(argv, entries, tmp_path)  # (a record's file path is printed whole, however long)
+    assert code == 0 and "How to answer:" in text and "is neither a move nor a card" in text
+    ours = [line for line in text.splitlines() if not line.startswith("> ")]  # not the typed entries
+    assert max(map(len, ours)) <= 80, max(ours, key=len)
+    monkeypatch.setenv("COLUMNS", "80")
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    with pytest.raises(SystemExit):
+        main(["--players", players, "--rules", "no-such-preset-of-any-kind-at-all"])
+    printed = capsys.readouterr()
+    assert "examples:" in printed.out and "no-such-preset" in printed.err
+    for line in (printed.out + printed.err).splitlines():
+        assert len(line) <= 80, line
+
+
+@pytest.mark.parametrize("bad", ["١٢", "1_000", " 7", "1e3"])
+def test_numbers_on_the_command_line_are_ascii_digits(bad: str, capsys) -> None:
+    for argv in (["--seed", bad], ["--players", bad], ["--seat", bad]):
+        with pytest.raises(SystemExit) as e:
+            main(argv)
+        assert e.value.code == 2
+        err = capsys.readouterr().err
+        assert repr(bad) in err or bad in err

@@ -291,3 +291,113 @@ def test_endgame_search_plays_the_model_trained_for_it() -> None:
 def test_endgame_options_are_checked(options, message) -> None:
     with pytest.raises(ValueError, match=re.escape(message)):
         PPOAgent(**options)
+
+
+# ---------------------------------------------------------------------- hostile model files (issue 20, item 15)
+def test_finite_but_absurd_weights_are_refused_by_the_loader(tmp_path) -> None:
+    good = load_policy()
+    for value in (3e38, -3e38, 2e4):
+        w0 = good.policy[0][0].copy()
+        w0[0, 0] = value
+        path = _write(tmp_path / "huge.npz", **{**_arrays(good), "policy_w0": w0})
+        with pytest.raises(ValueError, match=r"huge\.npz: policy layer 0 holds a weight of magnitude .* at most 10000"):
+            load_policy(path)
+
+
+class _Logits(MLPPolicy):
+    """A policy whose logits are given (to test the agent whatever the weights)."""
+
+    def logits(self, obs: np.ndarray) -> np.ndarray:
+        return self.meta["fixed"]
+
+
+def _agents_with_logits() -> tuple[PPOAgent, PPOAgent, np.ndarray]:
+    """A deterministic and a stochastic agent reading the logits from one array the test fills."""
+    good, fixed = load_policy(), np.zeros(32)
+    policy = _Logits(good.policy, good.value, {**good.meta, "fixed": fixed})
+    agents = PPOAgent(deterministic=True), PPOAgent(deterministic=False)
+    for agent in agents:
+        agent._policy = policy
+    return agents[0], agents[1], fixed
+
+
+def test_the_agent_never_answers_an_illegal_action_whatever_its_logits() -> None:
+    views = random_views(200, seed=5)
+    rng = random.Random(0)
+    det, sto, logits = _agents_with_logits()
+    for info in views:
+        legal = info.legal_actions()
+        # every illegal action gets the largest logit, legal ones huge but finite, one underflowing
+        logits[:] = 3e38
+        for a in legal:
+            logits[a] = -3e38 if a == legal[0] else 1e30
+        assert info.legal_mask >> det.act(info, rng) & 1
+        assert info.legal_mask >> sto.act(info, rng) & 1
+    logits[:] = np.nan
+    with pytest.raises(ValueError, match="not all finite"):
+        det.act(views[0], rng)
+    logits[:] = 0.0
+    logits[views[0].legal_actions()[0]] = np.inf
+    with pytest.raises(ValueError, match="not all finite"):
+        sto.act(views[0], rng)
+
+
+def _npy_header(shape: tuple[int, ...], dtype: str = "<f4") -> bytes:
+    import io
+
+    buf = io.BytesIO()
+    np.lib.format.write_array_header_1_0(buf, {"descr": dtype, "fortran_order": False, "shape": shape})
+    return buf.getvalue()
+
+
+def test_a_huge_declared_shape_is_a_value_error_naming_the_file(tmp_path) -> None:
+    import zipfile
+
+    good = load_policy()
+    path = tmp_path / "shape.npz"
+    np.savez(path, **_arrays(good))
+    with zipfile.ZipFile(path, "a") as z:
+        z.writestr("policy_w9.npy", _npy_header((10**6, 10**6)) + b"\0" * 64)
+    with pytest.raises(ValueError, match=r"shape\.npz .*declares shape \(1000000, 1000000\)"):
+        load_policy(path)
+    path2 = tmp_path / "short.npz"
+    np.savez(path2, **_arrays(good))
+    with zipfile.ZipFile(path2, "a") as z:  # a shape within the limits, but more than the member holds
+        z.writestr("policy_w9.npy", _npy_header((1000, 1000)) + b"\0" * 64)
+    with pytest.raises(ValueError, match=r"short\.npz .*holds only"):
+        load_policy(path2)
+
+
+def test_a_zip_bomb_is_refused_before_it_is_inflated(tmp_path, monkeypatch) -> None:
+    import zipfile
+
+    from sixtysix_env.agents import mlp
+
+    path = tmp_path / "bomb.npz"
+    chunk = bytes(1 << 20)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z, z.open("policy_w0.npy", "w") as f:
+        f.write(_npy_header((20 << 20,)))
+        for _ in range(80):
+            f.write(chunk)
+    assert path.stat().st_size < 1 << 20  # 80 MiB inflated from well under 1 MiB
+    inflated = []
+    real_read = zipfile.ZipExtFile.read
+
+    def counting_read(self, n=-1):
+        out = real_read(self, n)
+        inflated.append(len(out))
+        return out
+
+    monkeypatch.setattr(zipfile.ZipExtFile, "read", counting_read)
+    with pytest.raises(ValueError, match=r"bomb\.npz .*once inflated: at most"):
+        load_policy(path)
+    assert sum(inflated) < 1 << 16
+    assert mlp.MAX_FILE_BYTES < 80 << 20
+
+
+def test_deeply_nested_meta_is_a_value_error_naming_the_file(tmp_path) -> None:
+    good = load_policy()
+    deep = "[" * 200_000 + "]" * 200_000
+    path = _write(tmp_path / "deep.npz", **{**_arrays(good), "meta": np.array(deep)})
+    with pytest.raises(ValueError, match=r"deep\.npz: 'meta' is JSON nested too deeply"):
+        load_policy(path)

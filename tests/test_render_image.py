@@ -139,3 +139,20 @@ def test_table_human_render_shows_the_dealt_position(game, capsys):
     env = module.env(render_mode="human")
     env.reset(seed=2)
     assert "to act" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("game", ["two", "four"])
+def test_panel_text_keeps_a_right_margin(game: str) -> None:
+    """Issue 20, item 18: the side panel's text stops 14 px inside the panel, long words included."""
+    from sixtysix_env.multiplayer.four import FourDeal
+    from sixtysix_env.render_image import DEAL_FRAME_SIZE, TABLE_FRAME_SIZE, deal_frame, table_frame
+
+    last = "player_0: " + "W" * 80 + " declare marriage " * 6
+    if game == "two":
+        deal = Deal.new("standard", random.Random(0), 0)
+        frame, (w, h) = deal_frame(deal, ("player_0", "player_1"), last=last), DEAL_FRAME_SIZE
+    else:
+        deal = FourDeal.new("pagat", random.Random(0), 0)
+        frame, (w, h) = table_frame(deal, [f"player_{p}" for p in range(4)], last=last), TABLE_FRAME_SIZE
+    margin = frame[70 : h - 30, w - 16 - 12 : w - 16 - 2]  # 2 px left for antialiasing
+    assert (margin == np.array([14, 58, 36], dtype=np.uint8)).all(axis=-1).mean() > 0.999

@@ -132,3 +132,23 @@ def test_deal_number_out_of_range(deal_file, capsys) -> None:
     path, _ = deal_file
     assert run([str(path), "--deal", "2"])[0] == 2
     assert "it has 1 deal (1..1)" in capsys.readouterr().err
+
+
+def test_odd_paths_get_one_clear_line(tmp_path, capsys, monkeypatch) -> None:
+    """An empty name (not the current folder), a file that cannot be opened, a binary file."""
+    assert run([""])[0] == 2
+    assert "the file name is empty" in capsys.readouterr().err
+    import sixtysix_env.replay as replay
+
+    def locked(path):
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(replay, "load_record", locked)
+    assert run([str(tmp_path / "locked.json")])[0] == 2
+    err = capsys.readouterr().err
+    assert "cannot open" in err and "Permission denied" in err
+    monkeypatch.undo()
+    (tmp_path / "c.json").write_bytes(bytes(range(256)))
+    assert run([str(tmp_path / "c.json")])[0] == 2
+    err = capsys.readouterr().err
+    assert "not a UTF-8 text file" in err and "Traceback" not in err

@@ -39,3 +39,15 @@ def test_replace_and_differences():
     assert r.claiming == "explicit" and r.differences() == {"claiming": ("explicit", "auto")}
     assert PRESETS["schnapsen"].hand_size == 5 and PRESETS["schnapsen"].stock_size == 10
     assert PRESETS["schnapsen"].exchange_rank == Rank.JACK
+
+
+@pytest.mark.parametrize("text", ["١١", "1_1", "１１", "+", "7.0"])
+def test_rules_text_reads_numbers_in_ascii_digits_only(text: str) -> None:
+    """Issue 20, item 16: int() would read Arabic-Indic and full-width digits and underscores."""
+    from sixtysix_env.multiplayer.rules import get_four_rules
+
+    with pytest.raises(ValueError, match=r"match_target=.* is not allowed: write an int in ASCII digits"):
+        get_rules(f"standard(match_target={text})")
+    with pytest.raises(ValueError, match=r"FourRules\.match_target=.* is not allowed"):
+        get_four_rules(f"russian(match_target={text})")
+    assert get_rules("standard(match_target=11)").match_target == 11

@@ -57,6 +57,7 @@ AGENTS: dict[str, Factory | str] = {
     "ismcts": ISMCTSAgent,
     "ppo": "sixtysix_env.agents.ppo:PPOAgent",  # lazy: its weights load only when one plays
 }
+"""The registry of ``make_agent``: name to agent class, or to the module path of one loaded on first use."""
 
 
 def register_agent(name: str, factory: Factory | str, *, overwrite: bool = False) -> None:
@@ -72,6 +73,7 @@ def register_agent(name: str, factory: Factory | str, *, overwrite: bool = False
 
 
 def agent_names() -> list[str]:
+    """The registered agent names, in registry order."""
     return list(AGENTS)
 
 

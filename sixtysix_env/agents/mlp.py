@@ -12,6 +12,12 @@ anything (an SB3 ``.zip`` unpickles, which can). Layout, version 1:
   the last, whose output is the action logits (``W`` has shape ``(out, in)``, as in torch);
 - ``value_w0, ...`` likewise for the value network (its last layer gives one number).
 
+A file is checked before any array is read: each member's declared size and shape against
+``MAX_FILE_BYTES`` and ``MAX_ARRAY_ELEMENTS`` (a crafted header or a zip bomb is refused, never
+allocated or inflated), then every weight against ``MAX_WEIGHT`` (finite but absurd magnitudes
+would overflow the logits). An agent built on a policy masks illegal actions before choosing
+and refuses non-finite logits, so no weights make it answer an illegal action.
+
 The forward pass uses ``np.einsum`` (numpy's own loops, not BLAS), so its speed does not depend on
 how many BLAS or torch threads the caller allows: on a busy machine, multithreaded BLAS calls on
 matrices this small wait for cores instead of computing.
@@ -28,11 +34,20 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["ACTIVATIONS", "FORMAT", "VERSION", "MLPPolicy"]
+__all__ = ["ACTIVATIONS", "FORMAT", "VERSION", "MLPPolicy", "MAX_WEIGHT", "MAX_ARRAY_ELEMENTS", "MAX_FILE_BYTES"]
 
 FORMAT = "sixtysix-mlp"
+"""The ``format`` tag of an MLP weights file (.npz), checked on loading."""
 VERSION = 1
+"""The weights file format version this module reads and writes."""
 ACTIVATIONS = ("tanh", "relu")
+"""The hidden-layer activations a weights file may name."""
+MAX_WEIGHT = 1e4
+"""The largest absolute weight or bias a file may hold (trained networks stay below 10)."""
+MAX_ARRAY_ELEMENTS = 1 << 22
+"""The most numbers one array may declare (the shipped networks' largest has 65,536)."""
+MAX_FILE_BYTES = 64 << 20
+"""The most bytes a file's arrays may take once inflated (the shipped ones take 1 MB)."""
 _META_KEYS = ("activation", "observation", "observation_size", "num_actions", "normalization")
 
 Layers = tuple[tuple[np.ndarray, np.ndarray], ...]
@@ -42,11 +57,11 @@ def _relu(x: np.ndarray) -> np.ndarray:
     return np.maximum(x, 0.0)
 
 
-def _forward(layers: Layers, x: np.ndarray, activation: str) -> np.ndarray:
+def _forward(layers: Layers, x: np.ndarray, activation: str, rows: str = "j->i") -> np.ndarray:
     act = np.tanh if activation == "tanh" else _relu
     last = len(layers) - 1
     for i, (w, b) in enumerate(layers):
-        x = np.einsum("ij,j->i", w, x) + b
+        x = np.einsum(f"ij,{rows}", w, x) + b
         if i < last:
             x = act(x)
     return x
@@ -77,6 +92,11 @@ class MLPPolicy:
                     raise ValueError(f"{name} layer {i}: weight {w.shape} and bias {b.shape} do not take {size} inputs")
                 if not (np.isfinite(w).all() and np.isfinite(b).all()):
                     raise ValueError(f"{name} layer {i} holds non-finite numbers")
+                big = max(float(np.abs(w).max(initial=0.0)), float(np.abs(b).max(initial=0.0)))
+                if big > MAX_WEIGHT:
+                    raise ValueError(
+                        f"{name} layer {i} holds a weight of magnitude {big:.3g}: at most {MAX_WEIGHT:g} is allowed"
+                    )
                 size = w.shape[0]
             if size != out:
                 raise ValueError(f"the {name} network ends in {size} outputs, expected {out}")
@@ -93,17 +113,30 @@ class MLPPolicy:
         """Action logits (float32, ``num_actions``) for one observation, computed as SB3 does in float32."""
         return _forward(self.policy, np.asarray(obs, dtype=np.float32), self.activation)
 
+    def batch_logits(self, obs: np.ndarray) -> np.ndarray:
+        """Action logits (k, ``num_actions``) for k observations (k, size) at once: the batched
+        engine's network opponents (``sixtysix_env.fast.opponents``)."""
+        return _forward(self.policy, np.asarray(obs, dtype=np.float32), self.activation, "kj->ki")
+
     def predict_value(self, obs: np.ndarray) -> float:
         """The value network's estimate for one observation."""
         return float(_forward(self.value, np.asarray(obs, dtype=np.float32), self.activation)[0])
 
     def probabilities(self, obs: np.ndarray, legal: np.ndarray) -> np.ndarray:
-        """Softmax of the logits over the ``legal`` actions (bool array); 0 elsewhere."""
+        """Softmax of the logits over the ``legal`` actions (bool array); 0 elsewhere. Non-finite
+        logits of a legal action are refused (``ValueError``): no probability is made up from them."""
+        legal = np.asarray(legal, dtype=bool)
         if not legal.any():
             raise ValueError("no legal action to give a probability to")
-        z = np.where(legal, self.logits(obs).astype(np.float64), -np.inf)
+        logits = self.logits(obs).astype(np.float64)
+        if not np.isfinite(logits[legal]).all():
+            raise ValueError(
+                f"the policy's logits for the legal actions {np.flatnonzero(legal).tolist()} are not all finite "
+                f"({logits[legal].tolist()}): the weights are unusable"
+            )
+        z = np.where(legal, logits, -np.inf)
         e = np.exp(z - z.max())
-        return e / e.sum()
+        return np.where(legal, e / e.sum(), 0.0)
 
     # ------------------------------------------------------------------ files
     def save(self, path: str | os.PathLike[str]) -> Path:
@@ -128,9 +161,10 @@ class MLPPolicy:
         if not p.is_file():
             raise FileNotFoundError(f"no policy weights at {p}")
         try:
+            _check_sizes(p)
             with np.load(p, allow_pickle=False) as f:
                 data = {k: f[k] for k in f.files}
-        except (ValueError, OSError, zipfile.BadZipFile, EOFError) as e:
+        except (ValueError, OSError, zipfile.BadZipFile, EOFError, MemoryError) as e:
             raise ValueError(f"{p} is not a policy weights file (.npz of plain arrays): {e}") from None
         if "meta" not in data or data["meta"].dtype.kind != "U" or data["meta"].ndim != 0:
             raise ValueError(f"{p} has no 'meta' text array: not a {FORMAT} file")
@@ -138,6 +172,8 @@ class MLPPolicy:
             meta = json.loads(str(data.pop("meta")))
         except json.JSONDecodeError as e:
             raise ValueError(f"{p}: 'meta' is not JSON: {e}") from None
+        except RecursionError:
+            raise ValueError(f"{p}: 'meta' is JSON nested too deeply to be metadata") from None
         if not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("version") != VERSION:
             raise ValueError(f"{p} is not a {FORMAT} version {VERSION} file (meta: {meta!r})")
         networks: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {"policy": [], "value": []}
@@ -157,3 +193,32 @@ class MLPPolicy:
             return cls(tuple(networks["policy"]), tuple(networks["value"]), meta)
         except ValueError as e:
             raise ValueError(f"{p}: {e}") from None
+
+
+def _check_sizes(path: Path) -> None:
+    """Refuse a file whose members declare more than the limits, reading only the zip directory
+    and each array's header: nothing is allocated or inflated for a crafted size."""
+    with zipfile.ZipFile(path) as z:
+        members = z.infolist()
+        total = sum(m.file_size for m in members)
+        if total > MAX_FILE_BYTES:
+            raise ValueError(
+                f"its arrays would take {total:,} bytes once inflated: at most {MAX_FILE_BYTES:,} are allowed"
+            )
+        for m in members:
+            with z.open(m) as f:
+                version = np.lib.format.read_magic(f)
+                if version == (1, 0):
+                    shape, _, dtype = np.lib.format.read_array_header_1_0(f, max_header_size=10_000)
+                else:
+                    shape, _, dtype = np.lib.format.read_array_header_2_0(f, max_header_size=10_000)
+            count = 1
+            for k in shape:
+                count *= int(k)
+            if count > MAX_ARRAY_ELEMENTS:
+                raise ValueError(
+                    f"member {m.filename!r} declares shape {shape} ({count:,} numbers): at most "
+                    f"{MAX_ARRAY_ELEMENTS:,} are allowed per array"
+                )
+            if count * dtype.itemsize > m.file_size:
+                raise ValueError(f"member {m.filename!r} declares shape {shape} but holds only {m.file_size:,} bytes")

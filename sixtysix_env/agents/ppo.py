@@ -65,6 +65,7 @@ ENDGAMES = ("network", "search")
 """Who plays once the stock is closed or exhausted: the network, or PIMC (``PPOAgent(endgame=)``)."""
 
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
+"""The folder of the shipped model weights (``sixtysix_env/models``)."""
 DEFAULT_MODEL = MODELS_DIR / "ppo_standard.npz"
 """The weights shipped with the package (trained on the ``standard`` rules)."""
 SHIPPED_MODELS: dict[str, str] = {
@@ -206,12 +207,12 @@ class PPOAgent:
     def act(self, info: InfoState, rng: random.Random) -> int:
         if self._search is not None and stock_is_settled(info):
             return self._search.act(info, rng)
-        probs = self.action_probabilities(info)
+        probs = self.action_probabilities(info)  # refuses non-finite logits
+        legal = info.legal_actions()  # chosen among these only, whatever the probabilities say
         if self.deterministic:
-            return int(np.argmax(probs))
+            return max(legal, key=lambda a: probs[a])
         x = rng.random()
         acc = 0.0
-        legal = np.flatnonzero(probs)
         for a in legal:
             acc += probs[a]
             if x < acc:

@@ -26,6 +26,7 @@ UNTRUSTED_WARNING = (
     "loading {path}: a stable-baselines3 .zip is unpickled, which runs any code a crafted file holds. "
     "Load only files you trust; play from .npz weights (python -m sixtysix_env.agents.ppo_export converts)."
 )
+"""The warning given before unpickling an SB3 .zip (``{path}`` is filled in): loading one can run code."""
 
 
 class UntrustedModelWarning(UserWarning):
@@ -103,6 +104,7 @@ def export_policy(policy: Any, *, rules: str = "standard", source: str = "") -> 
 
 
 def main(argv: Sequence[str] | None = None) -> Path:
+    """``python -m sixtysix_env.agents.ppo_export model.zip``: write the weights as .npz; returns the path."""
     ap = argparse.ArgumentParser(
         prog="python -m sixtysix_env.agents.ppo_export",
         description=__doc__.split("\n\n")[0],

@@ -17,7 +17,6 @@ import hashlib
 import importlib
 import importlib.util
 import inspect
-import math
 import sys
 import types
 import typing
@@ -26,6 +25,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from ..checks import parse_float_text, parse_int_text
 from . import AGENTS, agent_names, make_agent
 from .base import Agent
 
@@ -141,20 +141,17 @@ def load_attribute(source: str, attribute: str) -> Any:
 
 
 def option_value(text: str) -> Any:
+    """One agent option's text as a value: ``none``/``null``, booleans, numbers (ASCII digits only), else the text."""
     low = text.lower()
     if low in ("none", "null"):
         return None
     if low in ("true", "false"):
         return low == "true"
-    for kind in (int, float):
-        try:
-            value = kind(text)
-        except ValueError:
-            continue
-        if isinstance(value, float) and not math.isfinite(value):
-            raise ValueError(f"option value {text!r} is not a finite number")
-        return value
-    return text
+    # ASCII digits only (checks.parse_int_text): "١٢" and "1_000" stay text, which the type check refuses
+    number = parse_int_text(text)
+    if number is None and not text.lstrip("+-").isdigit():  # a too long integer stays text, not a float
+        number = parse_float_text(text)
+    return text if number is None else number
 
 
 def _is_source(part: str) -> bool:

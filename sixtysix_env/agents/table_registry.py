@@ -21,6 +21,7 @@ TABLE_AGENTS: dict[str, Callable[..., TableAgent]] = {
     "heuristic": TableHeuristicAgent,
     "pimc": TablePIMCAgent,
 }
+"""The registry of ``make_table_agent``: name to three- and four-player agent class."""
 
 
 def make_table_agent(spec: str) -> TableAgent:

@@ -6,9 +6,11 @@
 
 Agents are registry names with optional constructor options after colons, such as
 ``pimc:samples=40:endgame=solve``, or a user's own class, ``mybot.py:MyBot`` or
-``package.module:Class`` (:mod:`sixtysix_env.agents.spec`); the whole text is the agent's label
-in the tables. They work with any number of workers and every start method (``spawn`` loads a
-file bot from its file in each worker).
+``package.module:Class`` (:mod:`sixtysix_env.agents.spec`). The tables label a registered agent
+by its text and a user's class by its ``name`` with the options given (``mybot.py:MyBot:depth=2``
+-> ``mybot:depth=2``; the text stays when the name is missing, odd, a built-in's or taken). They
+work with any number of workers and every start method (``spawn`` loads a file bot from its file
+in each worker).
 
 **How a pair is played** (:mod:`.schedule`, :mod:`.play`). For every pair (A, B) the ``--deals``
 deal indices are cut into blocks of ``--block`` deals, and every block is played twice, as two
@@ -30,10 +32,18 @@ luck of the cards mostly cancels.
 with a 95% normal interval (deals taken as independent, which overstates the variance of a
 duplicate design: the intervals are conservative); and one Elo table, a Bradley-Terry
 maximum-likelihood fit to the deal results of all pairs (one virtual drawn deal per pair keeps a
-perfect score finite), anchored at ``random`` = 0 when it plays, else at a mean of 1500. Mean CPU
-time per decision of each agent is listed too (it is the only number that changes between runs
-of the same command; agents with a ``time_ms`` budget also play differently on a different
-machine).
+perfect score finite), anchored at ``random`` = 0 when it plays, else at a mean of 1500. Each
+agent's mean CPU and wall time per decision and its slowest decision are listed too (the only
+numbers that change between runs of the same command; agents with a ``time_ms`` budget also
+play differently on a different machine).
+
+**Faults** (:mod:`.play`, :mod:`.timed`). A bot that raises (``exit()`` too), returns an illegal
+action or takes longer than ``--decision-limit`` seconds of wall time (default 60) over one
+decision forfeits that deal by the most game points a deal gives; the match goes on and so does
+the run. Each forfeit is listed with the bot, the deal, the track and the position
+(``Deal.to_notation``) in the summary and ``faults.csv``. A user's bot decides in a thread of its
+own, so a hang is cut off at the limit; until that late decision ends, the bot forfeits its deals
+without being asked.
 
 **Checked before the first deal** (:mod:`.checks`): the output folder (an existing file or an
 unwritable place is refused), the Elo prior (finite, >= 0), every option, and one trial decision
@@ -42,12 +52,14 @@ budget that does not finish one decision within ``--trial-timeout`` seconds).
 
 Files written to ``--out`` (:mod:`.writers`): ``summary.md`` and ``summary.html`` (all tables),
 ``pairs.csv``, ``elo.csv``, ``deals.csv`` (one row per deal played), ``timing.csv`` and
-``faults.csv`` (forfeits, tournament only). The progress bar needs ``tqdm`` and the Markdown
-tables use ``tabulate`` when installed; neither is required.
+``faults.csv`` (forfeits; with ``--records`` the deals of a match with a forfeit get deal
+records). The progress bar needs ``tqdm`` and the Markdown tables use ``tabulate`` when
+installed; neither is required.
 
 Modules: ``stats`` (intervals, Elo), ``schedule`` (duplicate deals, seeds, dealers), ``play`` (a
-deal, a task, refereeing), ``workers`` (process pools, start methods), ``results`` (tables from
-deals), ``checks``, ``writers``, ``run`` (:func:`run_arena`) and ``cli``.
+deal, a task, refereeing), ``timed`` (the decision limit of a user's bot), ``workers`` (process
+pools, start methods), ``results`` (tables from deals), ``checks``, ``writers``, ``run``
+(:func:`run_arena`, :func:`run_task`) and ``cli``.
 """
 
 from __future__ import annotations

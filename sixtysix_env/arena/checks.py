@@ -12,6 +12,7 @@ import numbers
 import random
 import tempfile
 import threading
+import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -25,6 +26,8 @@ __all__ = ["check_elo_prior", "check_out_dir", "trial_decisions"]
 def check_out_dir(out: str | Path, files: Iterable[str] = (), what: str = "--out") -> Path:
     """Create the folder ``out`` if needed and prove it writable; ``files`` (names inside it)
     must not be folders. A ValueError naming the problem otherwise."""
+    if not str(out).strip():
+        raise ValueError(f"{what} is empty: name a folder for the results (such as results/)")
     path = Path(out).expanduser()
     if path.exists() and not path.is_dir():
         raise ValueError(f"{what} {str(out)!r} is an existing file, not a folder: name a folder for the results")
@@ -41,6 +44,7 @@ def check_out_dir(out: str | Path, files: Iterable[str] = (), what: str = "--out
 
 
 def check_elo_prior(prior: object) -> float:
+    """The Elo prior (virtual drawn deals per pair) if it is a finite number >= 0, else a ``ValueError``."""
     if isinstance(prior, bool) or not isinstance(prior, numbers.Real) or not math.isfinite(prior) or prior < 0:
         raise ValueError(f"the Elo prior must be a finite number >= 0 (virtual drawn deals per pair), got {prior!r}")
     return float(prior)
@@ -51,26 +55,33 @@ PREPARE_TIMEOUT_S = 300.0
 compiling a search) may take in the trial."""
 
 
-def trial_decisions(specs: Sequence[AgentSpec], rules: Rules, timeout_s: float) -> None:
+def trial_decisions(specs: Sequence[AgentSpec], rules: Rules, timeout_s: float) -> list[object]:
     """Build each agent and let it make one decision on a fixed deal of ``rules``; a ValueError
     naming the agent when that raises, returns an illegal action or takes over ``timeout_s``
-    (the decision is left to finish in a background thread)."""
+    (the decision is left to finish in a background thread). Returns the agents' ``name``s."""
     if not (isinstance(timeout_s, numbers.Real) and math.isfinite(timeout_s) and timeout_s > 0):
         raise ValueError(f"the trial timeout must be a positive number of seconds, got {timeout_s!r}")
     deal = Deal.new(rules, random.Random("arena/trial"), dealer=0)
     info = deal.information_state(deal.current)
+    names: list[object] = []
     for spec in specs:
         answer: list[object] = []
+        took: list[float] = []
         prepared = threading.Event()
 
-        def decide(spec: AgentSpec = spec, answer: list[object] = answer, prepared: threading.Event = prepared) -> None:
+        def decide(
+            spec: AgentSpec = spec, answer: list[object] = answer, took: list[float] = took, prepared=prepared
+        ) -> None:
             try:
                 agent = spec.make()
+                names.append(getattr(agent, "name", None))
                 prepare = getattr(agent, "prepare", None)
                 if callable(prepare):  # one-off set-up (compiling a search) is not the decision's time
                     prepare(rules)
                 prepared.set()
+                start = _clock()
                 answer.append(agent.act(info, random.Random(0)))
+                took.append(_clock() - start)
             except BaseException as e:
                 prepared.set()
                 answer.append(e)
@@ -80,7 +91,7 @@ def trial_decisions(specs: Sequence[AgentSpec], rules: Rules, timeout_s: float) 
         if not prepared.wait(PREPARE_TIMEOUT_S):
             raise ValueError(f"agent {spec.label!r} did not finish prepare() within {PREPARE_TIMEOUT_S:g} s")
         thread.join(timeout_s)
-        if not answer:
+        if not answer or (took and took[0] > timeout_s):
             raise ValueError(
                 f"agent {spec.label!r} took more than {timeout_s:g} s over one trial decision before the first "
                 "deal: lower its budget (samples, iterations, time_ms) or raise the trial timeout"
@@ -96,3 +107,7 @@ def trial_decisions(specs: Sequence[AgentSpec], rules: Rules, timeout_s: float) 
                 f"agent {spec.label!r} returned {result!r} on its trial decision, not a legal action "
                 f"(legal: {', '.join(map(str, deal.legal_actions()))})"
             )
+    return names
+
+
+_clock = time.perf_counter  # what a trial decision's time is read from (a test may slow it down)

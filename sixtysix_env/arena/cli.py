@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import math
 from collections.abc import Sequence
+from pathlib import Path
 
 from ..agents import agent_names
-from ..agents.spec import parse_agent_spec
+from ..checks import cli_float, cli_int
 from ..rules import PRESETS, get_rules
 from .checks import check_out_dir
-from .run import run_arena
+from .run import DEFAULT_DECISION_LIMIT_S, agent_spec, run_arena
 from .workers import START_METHODS
 from .writers import OUTPUT_FILES, summary_markdown, write_results
 
@@ -23,37 +23,32 @@ AGENTS_HELP = (
 
 
 def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    """An ``argparse`` type: a whole number of at least 1, in ASCII digits."""
+    value = cli_int(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value
 
 
-def _finite(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"must be a finite number, got {text!r}")
-    return value
-
-
 def non_negative_float(text: str) -> float:
-    value = _finite(text)
+    """An ``argparse`` type: a finite number >= 0, in ASCII digits."""
+    value = cli_float(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be >= 0, got {text!r}")
     return value
 
 
 def positive_float(text: str) -> float:
-    value = _finite(text)
+    """An ``argparse`` type: a finite number > 0, in ASCII digits."""
+    value = cli_float(text)
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be > 0, got {text!r}")
     return value
+
+
+def decision_limit(text: str) -> float | None:
+    """An ``argparse`` type: seconds > 0, or ``none`` for no limit."""
+    return None if text.strip().lower() == "none" else positive_float(text)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -70,7 +65,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--rules", default="standard", help=f"rules preset: {', '.join(PRESETS)}")
     p.add_argument("--claiming", choices=("auto", "explicit"), default=None, help="override the preset's claiming")
-    p.add_argument("--seed", type=int, default=0, help="seed for the deals and the agents' RNGs")
+    p.add_argument("--seed", type=cli_int, default=0, help="seed for the deals and the agents' RNGs")
     p.add_argument("--out", default="results", help="folder for summary.md, summary.html and the CSV files")
     p.add_argument("--workers", type=positive_int, default=1, help="worker processes")
     p.add_argument(
@@ -91,6 +86,15 @@ def _parser() -> argparse.ArgumentParser:
         help="the most one agent may take over its trial decision before the first deal (default 30)",
     )
     p.add_argument(
+        "--decision-limit",
+        type=decision_limit,
+        default=DEFAULT_DECISION_LIMIT_S,
+        metavar="SECONDS",
+        help="the most wall time one decision may take in play; a bot over it, or one that raises or plays "
+        f"an illegal move, forfeits that deal and the run goes on (default {DEFAULT_DECISION_LIMIT_S:g}; none: "
+        "no limit)",
+    )
+    p.add_argument(
         "--records",
         default=None,
         metavar="DIR",
@@ -101,13 +105,14 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m sixtysix_env.arena``: run a round robin from the command line; returns the exit status."""
     parser = _parser()
     args = parser.parse_args(argv)
     try:
         rules = get_rules(args.rules)
         if args.claiming is not None:
             rules = rules.replace(claiming=args.claiming)
-        specs = [parse_agent_spec(s) for s in args.agents.split(",") if s.strip()]
+        specs = [agent_spec(s) for s in args.agents.split(",") if s.strip()]
         check_out_dir(args.out, OUTPUT_FILES)
         res = run_arena(
             specs,
@@ -121,10 +126,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             start_method=args.start_method,
             trial_timeout_s=args.trial_timeout,
             records=args.records,
+            decision_limit_s=args.decision_limit,
         )
     except ValueError as e:
         parser.error(str(e))
     path = write_results(res, args.out)
     print(summary_markdown(res))
-    print(f"written to {path}/" + (f"; game records in {args.records}/" if args.records else ""))
+    if res.faults:
+        first = res.faults[0]
+        print(
+            f"{len(res.faults)} deal(s) forfeited by a bot's fault, first: {first.bot} in {first.index} "
+            f"(track {first.track}): {first.reason}; all in {Path(path, 'faults.csv')}"
+        )
+    print(f"written to {_folder(path)}" + (f"; game records in {_folder(args.records)}" if args.records else ""))
     return 0
+
+
+def _folder(path: str | Path) -> str:
+    """A folder as text with one trailing slash (``dir/`` stays ``dir/``, not ``dir//``)."""
+    text = str(Path(path))
+    return text if text.endswith(("/", "\\")) else text + "/"

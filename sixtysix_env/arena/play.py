@@ -6,8 +6,9 @@ a new match starts when one reaches the target, and the first dealer of a block 
 ``block % 2`` in both tracks. A match still running when the block's deals are used up is
 finished with extra deals (the same cards in both tracks), so no match is cut short.
 
-The arena trusts its agents: an exception or an illegal action stops the run. The tournament
-referees instead (``forfeit_points``): a bot's fault on a decision loses it that deal.
+Both the arena and the tournament referee (``forfeit_points``): a bot's fault on a decision (an
+exception, an illegal action, a decision over the limit) loses it that deal by the most game points
+a deal can give, the fault is recorded with the deal and the position, and play goes on.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from ..engine import Deal
 from ..rules import Rules
 from .schedule import Task, agent_seed, deal_seeds, next_dealer
 
-__all__ = ["BotFault", "DealRecord", "FaultRecord", "MatchRecord", "TaskResult", "play_deal", "play_task"]
+__all__ = ["BotFault", "Clock", "DealRecord", "FaultRecord", "MatchRecord", "TaskResult", "play_deal", "play_task"]
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,8 @@ class DealRecord:
 
 @dataclass(frozen=True)
 class MatchRecord:
+    """One match of a pair's block: who won and the final score, from A's side."""
+
     pair: int
     block: int
     track: int
@@ -78,13 +81,28 @@ class FaultRecord:
 
 
 @dataclass
+class Clock:
+    """Decision times per seat: CPU seconds (the bot's own report, else this process's), wall
+    seconds (how long the referee waited), answered decisions and the slowest wall time."""
+
+    cpu: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    wall: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    count: list[int] = field(default_factory=lambda: [0, 0])
+    slowest: list[float] = field(default_factory=lambda: [0.0, 0.0])
+
+
+@dataclass
 class TaskResult:
+    """What one worker task (a block of duplicate deals of one pair) played: its deals, matches and timings."""
+
     deals: list[DealRecord] = field(default_factory=list)
     matches: list[MatchRecord] = field(default_factory=list)
     faults: list[FaultRecord] = field(default_factory=list)
-    seconds: list[float] = field(default_factory=lambda: [0.0, 0.0])  # per agent of the pair (A, B)
+    seconds: list[float] = field(default_factory=lambda: [0.0, 0.0])  # CPU, per agent of the pair (A, B)
     decisions: list[int] = field(default_factory=lambda: [0, 0])
     played: list[Deal] = field(default_factory=list)  # the finished deals, kept for game records
+    wall_seconds: list[float] = field(default_factory=lambda: [0.0, 0.0])  # per agent of the pair (A, B)
+    slowest_wall: list[float] = field(default_factory=lambda: [0.0, 0.0])  # one decision, per agent
 
 
 _LOCAL = object()
@@ -98,15 +116,15 @@ def play_deal(
     deal: Deal,
     agents: Sequence[Agent],
     rngs: Sequence[random.Random],
-    clock: tuple[list[float], list[int]] | None = None,
+    clock: Clock | None = None,
 ) -> Deal:
     """Play ``deal`` to its end, seat ``p`` acting through ``agents[p]`` on its own view only;
-    ``clock`` accumulates CPU seconds and decisions per seat.
+    ``clock`` accumulates decision times per seat.
 
     Raises ``ValueError`` naming the agent when one returns an illegal action."""
     while deal.outcome is None:
         p = deal.current
-        action = _decide(deal, p, agents[p], rngs[p], clock)
+        action, _ = _decide(deal, p, agents[p], rngs[p], clock)
         if not deal.is_legal(action):
             raise ValueError(
                 f"agent {agents[p].name!r} (seat {p}) chose illegal action {action!r} in {deal.describe()}"
@@ -115,35 +133,50 @@ def play_deal(
     return deal
 
 
-def _decide(deal: Deal, p: int, agent: Agent, rng: random.Random, clock: tuple[list[float], list[int]] | None) -> int:
+def _decide(deal: Deal, p: int, agent: Agent, rng: random.Random, clock: Clock | None) -> tuple[int, float | None]:
+    """The agent's action and the wall seconds it took (None when it did not answer)."""
     info = deal.information_state(p)
-    start = time.process_time()
+    start, wall = time.process_time(), time.perf_counter()
+    answered = False
     try:
-        return agent.act(info, rng)
+        action = agent.act(info, rng)
+        answered = True
     finally:
-        if clock is not None:
-            # a bot in another process reports its own time (tournament; None: it never answered);
-            # else this process's CPU time
-            spent = getattr(agent, "last_seconds", _LOCAL)
-            if spent is _LOCAL:
-                spent = time.process_time() - start
-            if spent is not None:
-                clock[0][p] += spent
-                clock[1][p] += 1
+        # a bot in another process or thread reports its own CPU time (None: it never answered)
+        # and, in a thread, its wall time without the hand-over; else this process's times
+        spent = getattr(agent, "last_seconds", _LOCAL)
+        if spent is _LOCAL:
+            spent = time.process_time() - start if answered else None
+        waited = getattr(agent, "last_wall", None) if spent is not None else None
+        if spent is not None and waited is None:
+            waited = time.perf_counter() - wall
+        if clock is not None and spent is not None and waited is not None:
+            clock.cpu[p] += spent
+            clock.wall[p] += waited
+            clock.count[p] += 1
+            clock.slowest[p] = max(clock.slowest[p], waited)
+    return action, waited
 
 
 def _refereed_deal(
-    deal: Deal, agents: Sequence[Agent], rngs: Sequence[random.Random], clock: tuple[list[float], list[int]]
+    deal: Deal,
+    agents: Sequence[Agent],
+    rngs: Sequence[random.Random],
+    clock: Clock,
+    limit_s: float | None = None,
 ) -> tuple[int, str] | None:
-    """Play ``deal`` to its end or to the first fault: ``(seat, reason)`` of the faulty bot."""
+    """Play ``deal`` to its end or to the first fault: ``(seat, reason)`` of the faulty bot.
+    ``limit_s``: the most wall seconds a decision may take (checked once it is answered)."""
     while deal.outcome is None:
         p = deal.current
         try:
-            action = _decide(deal, p, agents[p], rngs[p], clock)
+            action, waited = _decide(deal, p, agents[p], rngs[p], clock)
         except BotFault as e:
             return p, str(e)
-        except Exception as e:
+        except (Exception, SystemExit) as e:  # a bot calling exit() forfeits too
             return p, f"raised {type(e).__name__}: {e}"
+        if limit_s is not None and waited is not None and waited > limit_s:
+            return p, f"took {waited:.3g} s over one decision (limit {limit_s:g} s)"
         if not deal.is_legal(action):
             legal = ", ".join(map(str, deal.legal_actions()))
             return p, f"returned illegal action {action!r} (legal: {legal})"
@@ -158,18 +191,19 @@ def play_task(
     forfeit_points: int | None = None,
     keep_deals: bool = False,
     on_deal: Callable[[], None] | None = None,
+    decision_limit_s: float | None = None,
 ) -> TaskResult:
     """Play one task with ``agents`` = (A, B). With ``forfeit_points`` a bot's fault (exception,
-    illegal action, :class:`BotFault`) loses it the deal by that many game points, and play goes
-    on; without, it stops the run. ``keep_deals`` keeps the finished deals (for game records);
-    ``on_deal`` is called after every deal (progress)."""
+    illegal action, :class:`BotFault`, a decision over ``decision_limit_s`` wall seconds) loses it
+    the deal by that many game points, and play goes on; without, it stops the run. ``keep_deals``
+    keeps the finished deals (for game records); ``on_deal`` is called after every deal (progress)."""
     rules = task.rules
     a_seat = task.a_seat
     seats = (agents[0], agents[1]) if a_seat == 0 else (agents[1], agents[0])
     labels = task.seat_labels()
     rngs = (random.Random(agent_seed(task, 0)), random.Random(agent_seed(task, 1)))
     out = TaskResult()
-    clock: tuple[list[float], list[int]] = ([0.0, 0.0], [0, 0])
+    clock = Clock()
     dealer = task.block % 2
     scores = [0, 0]
     carry = 0
@@ -184,7 +218,7 @@ def play_task(
         if forfeit_points is None:
             play_deal(deal, seats, rngs, clock)
         else:
-            fault = _refereed_deal(deal, seats, rngs, clock)
+            fault = _refereed_deal(deal, seats, rngs, clock, decision_limit_s)
         if fault is not None:
             seat, reason = fault
             w, game_points, termination = 1 - seat, forfeit_points, "forfeit"
@@ -233,8 +267,11 @@ def play_task(
             carry = 0
             match += 1
             match_deals = 0
-    out.seconds = [clock[0][a_seat], clock[0][1 - a_seat]]
-    out.decisions = [clock[1][a_seat], clock[1][1 - a_seat]]
+    sides = (a_seat, 1 - a_seat)
+    out.seconds = [clock.cpu[s] for s in sides]
+    out.wall_seconds = [clock.wall[s] for s in sides]
+    out.decisions = [clock.count[s] for s in sides]
+    out.slowest_wall = [clock.slowest[s] for s in sides]
     return out
 
 
@@ -246,9 +283,3 @@ def ready_agent(spec: AgentSpec, rules: Rules) -> Any:
     if callable(prepare):
         prepare(rules)
     return agent
-
-
-def run_task(task: Task, keep_deals: bool = False) -> TaskResult:
-    """One arena task in this process: both agents built from their specs, no refereeing."""
-    agents = (ready_agent(task.specs[0], task.rules), ready_agent(task.specs[1], task.rules))
-    return play_task(task, agents, keep_deals=keep_deals)

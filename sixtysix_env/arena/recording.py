@@ -5,7 +5,8 @@ Files are grouped by pair and named by where the game sits in the schedule, so a
 ``deals.csv`` or ``faults.csv`` (pair, block, track, deal index) is found on disk:
 
 - the arena writes one **match** record per match:
-  ``DIR/<A>-vs-<B>/block<k>-track<t>-match<m>.json``;
+  ``DIR/<A>-vs-<B>/block<k>-track<t>-match<m>.json``, except for a match with a forfeited deal
+  (a match record replays scores from finished deals only): its deals get deal records, as below;
 - the tournament writes one **deal** record per deal, so that a forfeited deal is a record of its
   own, up to the faulty decision, with the bot and the reason in its ``meta``:
   ``DIR/<A>-vs-<B>/block<k>-track<t>-<deal index>.json`` (``deal7``, ``extra0-1``).
@@ -38,6 +39,7 @@ def file_label(label: str) -> str:
 
 
 def pair_folder(task: Task) -> str:
+    """The folder name of a pair's game records, ``<A>-vs-<B>`` (labels made safe for file names)."""
     return f"{file_label(task.specs[0].label)}-vs-{file_label(task.specs[1].label)}"
 
 
@@ -58,25 +60,42 @@ def write_task_records(root: Path, task: Task, res: TaskResult, source: str = "a
     arena, deal records for the tournament (see the module docstring)."""
     folder = root / pair_folder(task)
     players = list(task.seat_labels())
-    written = []
     prefix = f"block{task.block}-track{task.track}"
+    entries = list(zip(res.deals, res.played, strict=True))
     if source == "tournament":
-        faults: dict[str, FaultRecord] = {f.index: f for f in res.faults}
-        for rec, deal in zip(res.deals, res.played, strict=True):
-            more: dict[str, Any] = {"match": rec.match, "deal": rec.index}
-            fault = faults.get(rec.index)
-            if fault is not None:
-                more["forfeit"] = {"bot": fault.bot, "reason": fault.reason, "game_points": rec.game_points}
-            name = f"{prefix}-{rec.index.replace('/', '', 1).replace('/', '-')}.json"
-            written.append(
-                save_record(folder / name, to_record(deal, players=players, meta=_meta(source, task, **more)))
-            )
-        return written
+        return _deal_records(folder, prefix, entries, res.faults, players, source, task)
     by_match: dict[int, list[tuple[DealRecord, Any]]] = {}
-    for rec, deal in zip(res.deals, res.played, strict=True):
+    for rec, deal in entries:
         by_match.setdefault(rec.match, []).append((rec, deal))
-    for m, entries in by_match.items():
-        meta = _meta(source, task, match=m, deals=[rec.index for rec, _ in entries])
-        record = match_record([deal for _, deal in entries], players=players, meta=meta)
+    written = []
+    for m, match in by_match.items():
+        if any(rec.termination == "forfeit" for rec, _ in match):  # a match record cannot hold a forfeit
+            written += _deal_records(folder, prefix, match, res.faults, players, source, task)
+            continue
+        meta = _meta(source, task, match=m, deals=[rec.index for rec, _ in match])
+        record = match_record([deal for _, deal in match], players=players, meta=meta)
         written.append(save_record(folder / f"{prefix}-match{m}.json", record))
+    return written
+
+
+def _deal_records(
+    folder: Path,
+    prefix: str,
+    entries: list[tuple[DealRecord, Any]],
+    faults: list[FaultRecord],
+    players: list[str],
+    source: str,
+    task: Task,
+) -> list[Path]:
+    """One deal record per deal; a forfeited one stops at the faulty decision and names the bot
+    and the reason in its ``meta``."""
+    by_index = {f.index: f for f in faults}
+    written = []
+    for rec, deal in entries:
+        more: dict[str, Any] = {"match": rec.match, "deal": rec.index}
+        fault = by_index.get(rec.index)
+        if fault is not None:
+            more["forfeit"] = {"bot": fault.bot, "reason": fault.reason, "game_points": rec.game_points}
+        name = f"{prefix}-{rec.index.replace('/', '', 1).replace('/', '-')}.json"
+        written.append(save_record(folder / name, to_record(deal, players=players, meta=_meta(source, task, **more))))
     return written

@@ -40,6 +40,8 @@ class PairResult:
 
 @dataclass
 class ArenaResult:
+    """A whole round robin: every pair's result, the Elo table and the timings, as the writers print them."""
+
     agents: list[str]
     rules: Rules
     seed: int
@@ -53,6 +55,9 @@ class ArenaResult:
     decisions: dict[str, int]
     faults: list[FaultRecord] = field(default_factory=list)
     elo_prior: float = 1.0
+    wall_seconds_per_decision: dict[str, float] = field(default_factory=dict)
+    slowest_wall_s: dict[str, float] = field(default_factory=dict)
+    """The longest wall time one answered decision of each agent took."""
 
     @property
     def elo_anchor(self) -> str:
@@ -60,6 +65,7 @@ class ArenaResult:
 
 
 def pair_result(a: str, b: str, deals: Sequence[DealRecord], matches: Sequence[MatchRecord]) -> PairResult:
+    """The summary of one pairing (win rates with Wilson intervals, points per deal) from its deals and matches."""
     wins = sum(d.a_return > 0 for d in deals)
     losses = sum(d.a_return < 0 for d in deals)
     draws = len(deals) - wins - losses
@@ -101,11 +107,16 @@ def collect(
     deal_records = [d for res in results for d in res.deals]
     match_records = [m for res in results for m in res.matches]
     seconds = dict.fromkeys(labels, 0.0)
+    wall = dict.fromkeys(labels, 0.0)
+    slowest = dict.fromkeys(labels, 0.0)
     decisions = dict.fromkeys(labels, 0)
     for task, res in zip(tasks, results, strict=True):
         for side in (0, 1):
-            seconds[task.specs[side].label] += res.seconds[side]
-            decisions[task.specs[side].label] += res.decisions[side]
+            label = task.specs[side].label
+            seconds[label] += res.seconds[side]
+            wall[label] += res.wall_seconds[side]
+            slowest[label] = max(slowest[label], res.slowest_wall[side])
+            decisions[label] += res.decisions[side]
     pairs = []
     for p, (i, j) in enumerate(round_robin(len(labels))):
         pd = [d for d in deal_records if d.pair == p]
@@ -128,6 +139,8 @@ def collect(
         deal_records=deal_records,
         match_records=match_records,
         seconds_per_decision={k: seconds[k] / decisions[k] if decisions[k] else math.nan for k in labels},
+        wall_seconds_per_decision={k: wall[k] / decisions[k] if decisions[k] else math.nan for k in labels},
+        slowest_wall_s=slowest,
         decisions=decisions,
         faults=[f for res in results for f in res.faults],
         elo_prior=elo_prior,

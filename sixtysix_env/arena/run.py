@@ -2,20 +2,30 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import math
+import numbers
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..agents import agent_names
 from ..agents.spec import AgentSpec, parse_agent_spec
 from ..rules import Rules, get_rules
 from .checks import check_elo_prior, check_out_dir, trial_decisions
-from .play import TaskResult, run_task
+from .play import TaskResult, play_task, ready_agent
 from .recording import write_task_records
 from .results import ArenaResult, collect
 from .schedule import Task, make_tasks
+from .timed import TimedAgent
 from .workers import check_start_method, map_tasks, registrations_for
 
-__all__ = ["run_arena"]
+__all__ = ["DEFAULT_DECISION_LIMIT_S", "agent_spec", "bot_labels", "run_arena", "run_task"]
+
+DEFAULT_DECISION_LIMIT_S = 60.0
+"""The most wall time one decision may take unless told otherwise: far above any built-in agent
+(milliseconds), low enough that a bot that hangs cannot hold a run for ever."""
 
 
 def run_arena(
@@ -30,14 +40,17 @@ def run_arena(
     start_method: str | None = None,
     trial_timeout_s: float = 30.0,
     records: str | Path | None = None,
+    decision_limit_s: float | None = DEFAULT_DECISION_LIMIT_S,
 ) -> ArenaResult:
     """Play the round robin (see the package docstring) and compute every table.
 
     Every option and agent is checked before the first deal (``trial_timeout_s``: the most one
     agent may take over a trial decision); ``start_method`` (fork, spawn, forkserver; None: the
     platform's default) starts the ``workers`` processes. ``records``: a folder for one game
-    record per match (:mod:`.recording`)."""
-    specs = [a if isinstance(a, AgentSpec) else parse_agent_spec(a) for a in agents]
+    record per match (:mod:`.recording`). ``decision_limit_s``: the most wall time one decision
+    may take in play (None: no limit); a bot over it, or one that raises or plays an illegal
+    action, forfeits that deal (listed in ``faults``) and the run goes on."""
+    specs = [a if isinstance(a, AgentSpec) else agent_spec(a) for a in agents]
     labels = [s.label for s in specs]
     if len(specs) < 2:
         raise ValueError(f"the arena needs at least two agents, got {labels}")
@@ -49,12 +62,22 @@ def run_arena(
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"seed must be an integer, got {seed!r}")
     elo_prior = check_elo_prior(elo_prior)
+    if decision_limit_s is not None and not (
+        isinstance(decision_limit_s, numbers.Real)
+        and not isinstance(decision_limit_s, bool)
+        and math.isfinite(decision_limit_s)
+        and decision_limit_s > 0
+    ):
+        raise ValueError(f"the decision limit must be a positive number of seconds or None, got {decision_limit_s!r}")
     r = get_rules(rules)
     method = check_start_method(start_method)
     registrations = registrations_for(specs, method) if workers > 1 else {}
     record_dir = check_out_dir(records, what="--records") if records is not None else None
-    trial_decisions(specs, r, trial_timeout_s)
+    names = trial_decisions(specs, r, trial_timeout_s)
+    specs = [dataclasses.replace(s, label=label) for s, label in zip(specs, bot_labels(specs, names), strict=True)]
+    labels = [s.label for s in specs]
     tasks = make_tasks(specs, deals, block, r, seed)
+    workers = min(workers, len(tasks))  # more processes than tasks would only start and idle
     bar = _progress_bar(sum(t.size for t in tasks), "arena") if progress else None
 
     def done(task: Task, res: TaskResult) -> None:
@@ -66,7 +89,7 @@ def run_arena(
 
     try:
         results = map_tasks(
-            functools.partial(run_task, keep_deals=record_dir is not None),
+            functools.partial(run_task, keep_deals=record_dir is not None, decision_limit_s=decision_limit_s),
             tasks,
             workers,
             start_method=method,
@@ -77,6 +100,63 @@ def run_arena(
         if bar is not None:
             bar.close()
     return collect(labels, tasks, results, rules=r, seed=seed, deals=deals, block=block, elo_prior=elo_prior)
+
+
+def agent_spec(text: str) -> AgentSpec:
+    """``parse_agent_spec``, with anything a user's class raises while it is built (its
+    ``__init__`` failing) turned into a ValueError naming the agent."""
+    try:
+        return parse_agent_spec(text)
+    except ValueError:
+        raise
+    except Exception as e:
+        raise ValueError(f"cannot build agent {text!r}: {type(e).__name__}: {e}") from None
+
+
+def run_task(task: Task, keep_deals: bool = False, decision_limit_s: float | None = None) -> TaskResult:
+    """One arena task in this process: both agents built from their specs, refereed (a fault
+    forfeits the deal by the most game points a deal gives), each decision within the limit."""
+    agents = [ready_agent(spec, task.rules) for spec in task.specs]
+    if decision_limit_s is not None:  # a user's bot in a thread of its own, so that a hang is cut short
+        agents = [
+            TimedAgent(a, decision_limit_s, repr(s)) if s.source else a for a, s in zip(agents, task.specs, strict=True)
+        ]
+    try:
+        return play_task(
+            task,
+            (agents[0], agents[1]),
+            forfeit_points=task.rules.max_game_points,
+            keep_deals=keep_deals,
+            decision_limit_s=decision_limit_s,
+        )
+    finally:
+        for a in agents:
+            if isinstance(a, TimedAgent):
+                a.close()
+
+
+_CLEAN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.+()-]{0,39}")
+
+
+def bot_labels(specs: Sequence[AgentSpec], names: Sequence[object]) -> list[str]:
+    """The tables' label of each agent: for a user's class named by its file or module (label
+    still the spec text), its ``name`` with the spec's options (``mybot.py:MyBot:depth=2`` ->
+    ``mybot:depth=2``). The text stays when the name is missing, not short plain text (letters,
+    digits, `` _.+()-``, at most 40), a registered agent's name, or would repeat another label."""
+    labels = [s.label for s in specs]
+    taken = set(labels)
+    registered = set(agent_names())
+    for i, (spec, name) in enumerate(zip(specs, names, strict=True)):
+        prefix = f"{spec.source}:{spec.attribute}"
+        if not spec.source or not spec.label.startswith(prefix):
+            continue
+        if not isinstance(name, str) or not _CLEAN_NAME.fullmatch(name) or name in registered:
+            continue
+        label = name + spec.label[len(prefix) :]
+        if label not in taken:
+            taken.add(label)
+            labels[i] = label
+    return labels
 
 
 def _progress_bar(total: int, desc: str):

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 __all__ = ["Z95", "bradley_terry_elo", "mean_interval", "wilson_interval"]
 
 Z95 = 1.959963984540054
+"""The two-sided 95% quantile of the standard normal, for the intervals."""
 
 
 def wilson_interval(successes: float, n: float, z: float = Z95) -> tuple[float, float]:

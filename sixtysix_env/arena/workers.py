@@ -21,6 +21,7 @@ from ..agents.spec import AgentSpec
 __all__ = ["START_METHODS", "check_start_method", "map_tasks", "registrations_for"]
 
 START_METHODS = ("fork", "spawn", "forkserver")
+"""The multiprocessing start methods the arena accepts (``--start-method``)."""
 
 T = TypeVar("T")
 R = TypeVar("R")

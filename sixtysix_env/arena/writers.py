@@ -29,6 +29,7 @@ __all__ = [
 ]
 
 OUTPUT_FILES = ("summary.md", "summary.html", "pairs.csv", "elo.csv", "deals.csv", "timing.csv", "faults.csv")
+"""The files an arena run writes into ``--out``."""
 
 Section = tuple[str, Sequence[str], list[list[object]]]
 """A titled table: (title, headers, rows)."""
@@ -115,15 +116,33 @@ def fault_rows(faults: Sequence[FaultRecord], limit: int | None = None) -> list[
 
 def sections(res: ArenaResult) -> list[Section]:
     """The tables of the summary, in order."""
-    timing = [[n, res.decisions[n], round(1000 * res.seconds_per_decision[n], 3)] for n in res.agents]
     out: list[Section] = [
         ("Pairs (from A's side)", PAIR_HEADERS, pair_rows(res)),
         (f"Elo (Bradley-Terry fit to deal results, {res.elo_anchor})", ("agent", "Elo"), elo_rows(res)),
-        ("Decision time (CPU, machine-dependent)", ("agent", "decisions", "mean ms/decision"), timing),
+        ("Decision time (machine-dependent)", TIMING_HEADERS, timing_rows(res)),
     ]
     if res.faults:
-        out.append(("Forfeited deals", FAULT_HEADERS, fault_rows(res.faults)))
+        rows = [[*row, f.position] for row, f in zip(fault_rows(res.faults), res.faults, strict=True)]
+        out.append(("Forfeited deals", (*FAULT_HEADERS, "position at the fault"), rows))
     return out
+
+
+TIMING_HEADERS = ("agent", "decisions", "mean CPU ms", "mean wall ms", "slowest wall ms")
+
+
+def timing_rows(res: ArenaResult) -> list[list[object]]:
+    """Per agent: answered decisions, mean CPU and wall milliseconds, the slowest decision's wall
+    milliseconds (a bot that sleeps or waits shows in the wall columns only)."""
+    return [
+        [
+            n,
+            res.decisions[n],
+            round(1000 * res.seconds_per_decision[n], 3),
+            round(1000 * res.wall_seconds_per_decision.get(n, math.nan), 3),
+            round(1000 * res.slowest_wall_s.get(n, math.nan), 3),
+        ]
+        for n in res.agents
+    ]
 
 
 def _intro(res: ArenaResult) -> str:
@@ -238,7 +257,22 @@ def write_csvs(res: ArenaResult, path: Path) -> None:
     names = [f.name for f in dataclasses.fields(DealRecord) if f.name != "pair"]
     deal_rows = [[res.pairs[d.pair].a, res.pairs[d.pair].b, *(getattr(d, n) for n in names)] for d in res.deal_records]
     _write_csv(path / "deals.csv", ["a", "b", *names], deal_rows)
-    timing = [[n, res.decisions[n], f"{1000 * res.seconds_per_decision[n]:.4f}"] for n in res.agents]
-    _write_csv(path / "timing.csv", ["agent", "decisions", "mean_ms_per_decision"], timing)
+    timing = [
+        [
+            n,
+            res.decisions[n],
+            *(
+                f"{1000 * x:.4f}"
+                for x in (
+                    res.seconds_per_decision[n],
+                    res.wall_seconds_per_decision.get(n, math.nan),
+                    res.slowest_wall_s.get(n, math.nan),
+                )
+            ),
+        ]
+        for n in res.agents
+    ]
+    header = ["agent", "decisions", "mean_ms_per_decision", "mean_wall_ms_per_decision", "slowest_wall_ms"]
+    _write_csv(path / "timing.csv", header, timing)
     fault_fields = [f.name for f in dataclasses.fields(FaultRecord) if f.name != "pair"]
     _write_csv(path / "faults.csv", fault_fields, [[getattr(f, n) for n in fault_fields] for f in res.faults])

@@ -23,6 +23,7 @@ from ..multiplayer.table import TableDeal, TableTermination
 from ..render import hand_text
 from ..render_image import table_frame
 from . import base
+from .agentdict import AgentDict
 from .base import SixtySixAEC
 from .options import given_deal
 
@@ -109,7 +110,7 @@ class TableEnv(SixtySixAEC):
         if self.reward_scheme == "win_loss":
             if match.is_over:
                 stake = match.stake
-                self.rewards = dict(
+                self.rewards = AgentDict(
                     zip(
                         self.possible_agents,
                         (stake * x for x in win_loss_rewards(len(self.possible_agents), match.winners)),
@@ -120,6 +121,13 @@ class TableEnv(SixtySixAEC):
         for out in match.cut_deals:
             for a, x in zip(self.possible_agents, out.payoffs, strict=True):
                 self.rewards[a] += float(x)
+
+    def _start_rewards(self, match: TableMatch) -> list[float] | None:
+        """Deals the cut decided before the first deal of a match episode: nobody acted in them,
+        so their payoffs join the first step's rewards (win_loss pays only the match's end)."""
+        if self.episode != "match" or not match.cut_deals or self.reward_scheme == "win_loss":
+            return None
+        return [float(sum(out.payoffs[p] for out in match.cut_deals)) for p in range(len(self.possible_agents))]
 
     def _render_text(self, deal: TableDeal, scores: Any) -> str:
         return render_table(deal, self.possible_agents, self._last_text)

@@ -32,11 +32,13 @@ from pettingzoo.utils import wrappers
 
 from ..deal_types import DealLike
 from ..render_image import require_pillow
+from .agentdict import AgentDict as _AgentDict
+from .agentdict import EpisodeOverError
 from .infos import check_keys, deal_info
-from .options import EPISODES, check_agent, check_option, check_real, check_seed, deal_spec
+from .options import EPISODES, carry_over_option, check_agent, check_option, check_real, check_seed, deal_spec
 from .wrappers import ClassicWrapper
 
-__all__ = ["SixtySixAEC", "MatchLike", "wrap"]
+__all__ = ["SixtySixAEC", "MatchLike", "wrap", "EpisodeOverError"]
 
 
 class MatchLike(Protocol):
@@ -51,6 +53,8 @@ class MatchLike(Protocol):
     def apply(self, action: int) -> None: ...
 
     def next_deal(self) -> Any: ...
+
+    def next_match(self, rng: Any = None) -> Any: ...
 
 
 class SixtySixAEC(AECEnv[str, Any, int]):
@@ -114,6 +118,7 @@ class SixtySixAEC(AECEnv[str, Any, int]):
         self.deal: DealLike | None = None
         self._finished_deal: DealLike | None = None
         self._last_text: str | None = None
+        self._pending_rewards: Sequence[float] | None = None
 
     # ------------------------------------------------------------------ what each game supplies
     def _new_match(self, rng: random.Random, first_deal: Any) -> MatchLike:
@@ -135,6 +140,11 @@ class SixtySixAEC(AECEnv[str, Any, int]):
         """Called in match episodes when the next deal has been dealt, before the rewards are
         accumulated (the table game adds the deals its cut decided)."""
 
+    def _start_rewards(self, match: Any) -> Sequence[float] | None:
+        """Rewards of what the match scored before anyone acted (the table game's deals the cut
+        decided at the start of a match episode): they join the first step's rewards."""
+        return None
+
     def _render_text(self, deal: Any, scores: Any) -> str:
         raise NotImplementedError
 
@@ -153,20 +163,33 @@ class SixtySixAEC(AECEnv[str, Any, int]):
         # Every argument is checked before anything changes: a bad reset leaves the env as it was.
         seed = check_seed(seed)
         spec = deal_spec(options)
+        carry = carry_over_option(options)
+        if carry and spec is not None:
+            raise ValueError("options has both 'deal' and 'carry_over': give one (a deal states its own match scores)")
+        if carry and (self.match is None or not self.match.is_over):
+            raise ValueError(
+                "options['carry_over']=True needs a finished match to carry from: play a match to its end "
+                "(episode='match') before this reset"
+            )
         first_deal = None if spec is None else self._deal_from_options(spec)
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
         # One Python RNG per episode, drawn from np_random: shuffling lists with it is fast.
         rng = random.Random(int(self.np_random.integers(2**63)))
-        self.match = self._new_match(rng, first_deal)
+        if carry:
+            assert self.match is not None
+            self.match = self.match.next_match(rng)
+        else:
+            self.match = self._new_match(rng, first_deal)
         self.deal = self.match.deal
+        self._pending_rewards = self._start_rewards(self.match)
         agents = self.possible_agents
         self.agents = agents[:]
-        self.rewards = {a: 0.0 for a in agents}
-        self._cumulative_rewards = {a: 0.0 for a in agents}
-        self.terminations = {a: False for a in agents}
-        self.truncations = {a: False for a in agents}
-        self.infos = {a: deal_info(p, self.match.scores) for p, a in enumerate(agents)}
+        self.rewards = _AgentDict((a, 0.0) for a in agents)
+        self._cumulative_rewards = _AgentDict((a, 0.0) for a in agents)
+        self.terminations = _AgentDict((a, False) for a in agents)
+        self.truncations = _AgentDict((a, False) for a in agents)
+        self.infos = _AgentDict((a, deal_info(p, self.match.scores)) for p, a in enumerate(agents))
         self.agent_selection = agents[self.deal.current_player]
         self._finished_deal = None
         self._last_text = None
@@ -190,15 +213,21 @@ class SixtySixAEC(AECEnv[str, Any, int]):
         if self.render_mode is not None:
             self._last_text = f"{agent}: {self._action_label(int(action), decision)}"
         rewards = self._step_rewards(deal, before)
-        self.rewards = dict(zip(self.possible_agents, rewards, strict=True))
+        self.rewards = _AgentDict(zip(self.possible_agents, rewards, strict=True))
+        if self._pending_rewards is not None:  # what the match scored before this first action
+            for a, x in zip(self.possible_agents, self._pending_rewards, strict=True):
+                self.rewards[a] += float(x)
+            self._pending_rewards = None
         if deal.outcome is not None:
             self._finished_deal = deal
-            self.infos = {a: deal_info(p, match.scores, deal.outcome) for p, a in enumerate(self.possible_agents)}
+            self.infos = _AgentDict(
+                (a, deal_info(p, match.scores, deal.outcome)) for p, a in enumerate(self.possible_agents)
+            )
             if self.episode == "match" and not match.is_over:
                 self.deal = match.next_deal()
                 self._on_next_deal(match)
             if self.episode == "deal" or match.is_over:  # a deal dealt on may end the match at once
-                self.terminations = {a: True for a in self.agents}
+                self.terminations = _AgentDict((a, True) for a in self.agents)
         self._accumulate_rewards()
         if not self.terminations[agent]:
             self.agent_selection = self.possible_agents[self.deal.current_player]

@@ -82,6 +82,8 @@ def resolve_opponent(opponent: Any) -> tuple[str, Policy]:
 
 
 class SixtySixEnv(gym.Env[Any, int]):
+    """``SixtySix-v0``: one learner against a built-in opponent, as a Gymnasium env with action masks."""
+
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 2}
 
     def __init__(

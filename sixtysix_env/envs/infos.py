@@ -28,6 +28,7 @@ import numpy as np
 __all__ = ["INFO_KEYS", "deal_info", "terminal_mask", "check_keys"]
 
 INFO_KEYS = ("seat", "winner", "game_points", "termination", "scores", "illegal_action")
+"""The keys of every env's ``info`` at every step (numbers only, so frameworks can stack them)."""
 
 
 def deal_info(seat: int, scores: Sequence[int], outcome: Any = None, illegal: bool = False) -> dict[str, Any]:

@@ -12,3 +12,4 @@ MULTIPLAYER_IDS = {
     "sixtysix/sixtysix_three_v0": "sixtysix_env.envs.sixtysix_three_v0:env",
     "sixtysix/sixtysix_four_v0": "sixtysix_env.envs.sixtysix_four_v0:env",
 }
+"""PettingZoo registry ids of the three- and four-player envs and their entry points."""

@@ -14,6 +14,7 @@ __all__ = [
     "check_real",
     "check_seed",
     "deal_spec",
+    "carry_over_option",
     "given_deal",
     "rules_with_claiming",
     "CLAIMING",
@@ -22,7 +23,9 @@ __all__ = [
 
 T = TypeVar("T")
 CLAIMING = ("auto", "explicit")
+"""The values of the ``claiming`` option."""
 EPISODES = ("deal", "match")
+"""The values of the ``episode`` option: one deal, or a match."""
 
 
 def check_option(name: str, value: T, allowed: Iterable[object]) -> T:
@@ -59,6 +62,17 @@ def deal_spec(options: object) -> Any:
     if not isinstance(options, Mapping):
         raise ValueError(f"options={options!r} is not allowed: give None or a dict such as {{'deal': ...}}")
     return options.get("deal")
+
+
+def carry_over_option(options: object) -> bool:
+    """``options["carry_over"]`` (False when not given): True starts the next match from the
+    points the finished one carries over (docs/carry-over.md)."""
+    if options is None:
+        return False
+    value = options.get("carry_over", False)  # type: ignore[attr-defined]
+    if not isinstance(value, bool):
+        raise ValueError(f"options['carry_over']={value!r} is not allowed: use True or False")
+    return value
 
 
 def given_deal(deal: Any, rules: object) -> Any:

@@ -113,6 +113,8 @@ def env(illegal_reward: float | None = None, **kwargs: Any) -> AECEnv:
 
 
 class raw_env(TableEnv):
+    """The four-player AEC environment without PettingZoo's wrappers (``env()`` adds them)."""
+
     game = FourDeal
     metadata: ClassVar[dict[str, Any]] = {**TableEnv.metadata, "name": "sixtysix_four_v0"}
 

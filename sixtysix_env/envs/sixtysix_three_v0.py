@@ -78,6 +78,8 @@ def env(illegal_reward: float | None = None, **kwargs: Any) -> AECEnv:
 
 
 class raw_env(TableEnv):
+    """The three-player AEC environment without PettingZoo's wrappers (``env()`` adds them)."""
+
     game = ThreeDeal
     largest_loss = 6
     metadata: ClassVar[dict[str, Any]] = {**TableEnv.metadata, "name": "sixtysix_three_v0"}

@@ -18,6 +18,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from ..checks import as_index
+from .agentdict import AgentDict
 
 __all__ = ["ClassicWrapper"]
 
@@ -119,7 +120,7 @@ class ClassicWrapper(OrderEnforcingWrapper):
         elif not dead and not mask[a]:
             EnvLogger.warn_on_illegal_move()
             raw._cumulative_rewards[agent] = 0
-            raw.terminations = dict.fromkeys(raw.agents, True)
+            raw.terminations = AgentDict.fromkeys(raw.agents, True)
             raw.truncations = dict.fromkeys(raw.agents, True)
             raw.rewards = dict.fromkeys(raw.truncations, 0)
             raw.rewards[agent] = float(self._illegal_value)

@@ -62,6 +62,7 @@ from .state import (
 __all__ = ["BatchedDeals", "DealerMode", "PARALLEL_MIN_ENVS", "OPPONENTS"]
 
 DealerMode = Literal["random", "alternate", 0, 1]
+"""Who deals each new deal of a batch: ``"random"``, ``"alternate"``, or always seat 0 or 1."""
 _DEALER_MODES = {0: K.DEALER_ZERO, 1: K.DEALER_ONE, "alternate": K.DEALER_ALTERNATE, "random": K.DEALER_RANDOM}
 OPPONENTS = {"random": K.OPPONENT_RANDOM, "heuristic": K.OPPONENT_HEURISTIC}
 """Built-in opponents, played inside the kernels: uniform over the legal actions, or

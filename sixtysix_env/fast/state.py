@@ -72,6 +72,7 @@ for _name in _PAIR_FIELDS:
     _columns[_name + "_1"] = len(_columns)
 _columns["STOCK"] = len(_columns)
 NUM_FIELDS = len(_columns) + MAX_STOCK - 1
+"""Columns of one deal's int32 state row."""
 COLUMNS: dict[str, int] = {k: v for k, v in _columns.items() if not k.endswith("_1")}
 """Column of each field; a per-player field ``F`` has player ``p`` at ``COLUMNS[F] + p``."""
 
@@ -108,6 +109,7 @@ SCORES = COLUMNS["SCORES"]
 STOCK = COLUMNS["STOCK"]
 
 STATE_DTYPE = np.int32
+"""The dtype of the state rows."""
 HISTORY_LEN = MAX_DEAL_ACTIONS
 RUNNING = -1
 """``TERMINATION`` of a deal still running."""
@@ -145,6 +147,7 @@ _PARAMS = (
 )
 PARAM_INDEX = {name: i for i, name in enumerate(_PARAMS)}
 NUM_PARAMS = len(_PARAMS)
+"""Entries of the int32 rules row that parametrises the kernels."""
 R_DECK_SIZE = PARAM_INDEX["DECK_SIZE"]
 R_DECK_MASK = PARAM_INDEX["DECK_MASK"]
 R_HAND_SIZE = PARAM_INDEX["HAND_SIZE"]

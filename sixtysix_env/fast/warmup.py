@@ -64,6 +64,7 @@ def _warm_playouts() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``python -m sixtysix_env.fast.warmup``: compile the numba kernels now; returns the exit status."""
     parser = argparse.ArgumentParser(
         prog="python -m sixtysix_env.fast.warmup",
         description="Compile (or load) the batched engine's numba kernels now, so the first real use is fast.",

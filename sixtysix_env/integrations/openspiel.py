@@ -42,8 +42,11 @@ from ..rules import PRESETS, Rules, get_rules
 __all__ = ["GAME_NAME", "SixtySixGame", "SixtySixState", "ISMCTSAgent", "HISTORY_ROW", "INFO_STATE_SIZE"]
 
 GAME_NAME = "python_sixtysix"
+"""The name the game is registered under in ``pyspiel``."""
 HISTORY_ROW = NUM_ACTIONS + 2
+"""Floats per action in the information-state tensor's history: [by me, by opponent, one-hot action]."""
 INFO_STATE_SIZE = VECTOR_SIZE + MAX_DEAL_ACTIONS * HISTORY_ROW
+"""Length of the information-state tensor: the vector observation plus the history rows."""
 _MAX_GAME_POINTS = 3
 
 _GAME_TYPE = pyspiel.GameType(

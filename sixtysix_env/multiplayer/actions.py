@@ -19,6 +19,8 @@ table's own decisions are appended after them.
 | 40-43 | name the contract five, six, fur coat, suit (Russian game)                   | ``B5`` ``B6`` ``BF`` ``BS`` |
 | 44-47 | declare the marriage in suit ``id - 44`` without leading: the deal ends        | ``W2`` |
 | 48    | ask the partner for a third nine (Russian game, toggle ``nines_partner_ask``) | ``AN`` |
+| 63    | (views only, never legal) another player's card decision seen face down: a    | ``?``  |
+|       | card he committed against three nines or discarded for five                  |        |
 
 In the Russian game's card decisions a card id names a card of one's hand without playing it:
 the card discarded for the contract five, the card committed against three nines, the nine
@@ -44,21 +46,33 @@ __all__ = [
     "CONTRACT_NAMES",
     "MARRIAGE_NO_LEAD",
     "ASK_NINE",
+    "HIDDEN_ACTION",
     "table_action_str",
     "table_action_label",
     "parse_table_action",
 ]
 
 CHOOSE_TRUMP = 32
+"""First trump-naming id: ``CHOOSE_TRUMP + s`` names suit ``s`` trump."""
 TRUMP_BY_CARD = 36
+"""Do not name trump: the turned card decides."""
 REDEAL = 37
+"""Demand a redeal (Russian game)."""
 ASK_TRUMPS = 38
+"""Ask the partner about trumps (Russian game)."""
 THREE_NINES = 39
+"""Declare three nines (Russian game)."""
 BID = 40
 """``BID + k - 1`` names contract ``k``: 1 five, 2 six, 3 fur coat, 4 suit."""
 MARRIAGE_NO_LEAD = 44
+"""First id of declaring a marriage without leading: ``MARRIAGE_NO_LEAD + s`` (the deal ends)."""
 ASK_NINE = 48
+"""Ask the partner for a third nine (``nines_partner_ask`` only)."""
 NUM_TABLE_ACTIONS = 49
+"""Size of the three- and four-player action space, ``Discrete(49)``."""
+HIDDEN_ACTION = 63
+"""In a player's view of the history, another player's secret card decision (commit, discard):
+the view says that he acted, never which card (``TableView.history``)."""
 
 CONTRACT_NAMES = ("", "five", "six", "fur coat", "suit")
 """Contract names by number (0: none); the Russian 'на пять', 'на шесть', 'на шубу', 'на костюм'."""
@@ -92,6 +106,8 @@ def table_action_str(action: int) -> str:
         return f"W{action - MARRIAGE_NO_LEAD}"
     if action in _NAMED:
         return _NAMED[action]
+    if action == HIDDEN_ACTION:
+        return "?"
     raise ValueError(f"action {action} has no meaning in the three- and four-player games")
 
 
@@ -112,6 +128,8 @@ def table_action_label(action: int, decision: int | None = None) -> str:
         return f"name the contract {CONTRACT_NAMES[action - BID + 1]}"
     if MARRIAGE_NO_LEAD <= action < MARRIAGE_NO_LEAD + 4:
         return f"declare marriage {_SYMBOLS[action - MARRIAGE_NO_LEAD]} without leading"
+    if action == HIDDEN_ACTION:
+        return "a card face down"
     return _LABELS.get(action, f"action {action}")
 
 

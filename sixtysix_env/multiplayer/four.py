@@ -48,10 +48,12 @@ CONTRACT_LOST_POINTS = {1: 5, 2: 6, 3: 6, 4: 6}
 
 
 def team_of(player: int) -> int:
+    """The team of a seat: 0 for seats 0 and 2, 1 for seats 1 and 3."""
     return player % 2
 
 
 def partner_of(player: int) -> int:
+    """The partner's seat (opposite)."""
     return (player + 2) % 4
 
 
@@ -96,6 +98,12 @@ class FourDeal(TableDeal):
         if rules.three_nines:
             worst += rules.nines_points
         return max(worst, rules.cut_points if rules.cut_nines else 0, rules.false_marriage_points)
+
+    @classmethod
+    def score_bounds(cls, rules: FourRules) -> tuple[int, int]:
+        """Game points of a team before a deal: 0 up to one below the match target, or below the
+        most one deal can score where that is more (what a match carries into the next one)."""
+        return 0, max(rules.match_target, cls.largest_loss(rules)) - 1
 
     def side_of(self, player: int) -> int:
         return player % 2

@@ -43,7 +43,12 @@ class TableMatch:
         self.rng = rng
         if scores and len(scores) != game.n_sides:
             raise ValueError(f"scores needs {game.n_sides} numbers (one per side), got {list(scores)}")
-        self.scores = [int(x) for x in scores] if scores else [0] * game.n_sides
+        if scores:
+            self.scores = [int(x) for x in scores]
+        elif first_deal is not None:  # a deal dealt at some match score is scored from it
+            self.scores = list(first_deal.scores)
+        else:
+            self.scores = [0] * game.n_sides
         self.carry: tuple[int, ...] = (0,) * game.n_sides
         self.stake = 1
         """Four players: what the match counts once over (2 after a won fur coat, 3 after a suit)."""
@@ -131,9 +136,9 @@ class TableMatch:
         self.deal = self._deal_played(self.next_dealer())
         return self.deal
 
-    def next_match(self) -> TableMatch:
+    def next_match(self, rng: Any = None) -> TableMatch:
         """The next match, once this one is over: the scores start from :attr:`carry` and the deal
-        passes on as between deals."""
+        passes on as between deals; ``rng`` deals it (default: this match's)."""
         if not self.over:
             raise ValueError(f"the match is still running: scores {self.scores}")
-        return TableMatch(self.game, self.rules, self.rng, self.next_dealer(), scores=self.carry)
+        return TableMatch(self.game, self.rules, rng or self.rng, self.next_dealer(), scores=self.carry)

@@ -9,8 +9,9 @@ grows with the number of players; ``table_layout(n)`` names every slice, and
 * ``"vector"``: a flat ``float32`` array (``table_vector_size(n)`` long: 318 for three players,
   512 for four, whose last parts are the Russian game's and stay zero in the other presets).
 * ``"dict"``: the same parts as named arrays.
-* ``"history"``: ``{"state": vector, "events": (MAX_TABLE_ACTIONS, n + NUM_TABLE_ACTIONS)}``: the deal's public
-  actions in order, each as [relative seat one-hot, action one-hot].
+* ``"history"``: ``{"state": vector, "events": (MAX_TABLE_ACTIONS, n + NUM_TABLE_ACTIONS + 1)}``: the deal's
+  actions in order as the observer saw them, each as [relative seat one-hot, action one-hot, hidden]:
+  another player's card committed or discarded face down sets only "hidden", never the card.
 
 Encoders see only a ``TableView``, which holds no hidden card, so they cannot leak one.
 """
@@ -24,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from ..observers import Part
-from .actions import NUM_TABLE_ACTIONS
+from .actions import HIDDEN_ACTION, NUM_TABLE_ACTIONS
 from .table import MAX_TABLE_ACTIONS, TableDecision
 from .view import TableView
 
@@ -47,12 +48,14 @@ _THREE_SCORE_SCALE = 20.0
 
 
 def seat_names(n: int) -> tuple[str, ...]:
+    """The relative seat names of ``n`` players (me, left, ...), as the layout names them."""
     if n not in _SEATS:
         raise ValueError(f"no table game for {n} players: choose 3 or 4")
     return _SEATS[n]
 
 
 def side_names(n: int) -> tuple[str, ...]:
+    """The scoring sides of ``n`` players: each player with three, the two teams with four."""
     seat_names(n)
     return _SIDES[n]
 
@@ -130,6 +133,7 @@ def _russian_parts(seats: tuple[str, ...], sides: tuple[str, ...]) -> list[tuple
 
 
 def table_vector_size(n: int) -> int:
+    """Length of the vector observation for ``n`` players."""
     last = list(table_layout(n).values())[-1]
     return last.start + last.size
 
@@ -228,21 +232,26 @@ def _encode_russian(out: np.ndarray, v: TableView, L: dict[str, Part]) -> None:
 
 
 def encode_table_dict(v: TableView) -> dict[str, np.ndarray]:
+    """The vector observation split into named arrays (``table_layout(n)``'s parts)."""
     vec = encode_table_vector(v)
     return {name: vec[p.slice].copy() for name, p in table_layout(v.n_players).items()}
 
 
 def encode_table_events(v: TableView) -> np.ndarray:
-    """The public actions of this deal, oldest first, as (MAX_TABLE_ACTIONS, n + NUM_TABLE_ACTIONS) one-hots."""
+    """The actions of this deal as the observer saw them, oldest first, as
+    (MAX_TABLE_ACTIONS, n + NUM_TABLE_ACTIONS + 1) one-hots; the last column marks a face-down card
+    decision of another player (the view's ``HIDDEN_ACTION``)."""
     n = v.n_players
-    ev = np.zeros((MAX_TABLE_ACTIONS, n + NUM_TABLE_ACTIONS), dtype=np.float32)
+    ev = np.zeros((MAX_TABLE_ACTIONS, n + NUM_TABLE_ACTIONS + 1), dtype=np.float32)
     for i, x in enumerate(v.history[:MAX_TABLE_ACTIONS]):
         ev[i, ((x >> 6) - v.player) % n] = 1.0
-        ev[i, n + (x & 63)] = 1.0
+        a = x & 63
+        ev[i, n + (NUM_TABLE_ACTIONS if a == HIDDEN_ACTION else a)] = 1.0
     return ev
 
 
 def encode_table_history(v: TableView) -> dict[str, np.ndarray]:
+    """The vector observation plus the public history as event rows."""
     return {"state": encode_table_vector(v), "events": encode_table_events(v)}
 
 
@@ -251,6 +260,7 @@ TABLE_ENCODERS: dict[str, Callable[[TableView], Any]] = {
     "dict": encode_table_dict,
     "history": encode_table_history,
 }
+"""The ``observation`` encoders of the three- and four-player envs, by name."""
 
 
 def _low(part: str) -> float:
@@ -278,7 +288,7 @@ def table_observation_space(name: str, n: int) -> Any:
                 for k, p in layout.items()
             }
         )
-    events = spaces.Box(0.0, 1.0, shape=(MAX_TABLE_ACTIONS, n + NUM_TABLE_ACTIONS), dtype=np.float32)
+    events = spaces.Box(0.0, 1.0, shape=(MAX_TABLE_ACTIONS, n + NUM_TABLE_ACTIONS + 1), dtype=np.float32)
     return spaces.Dict({"state": vector, "events": events})
 
 

@@ -245,6 +245,7 @@ THREE_PRESETS: dict[str, ThreeRules] = {
     "pagat": ThreeRules(),
     "marriage": ThreeRules(name="marriage", trump="dealer_last", must_beat=False),
 }
+"""The three-player presets by name."""
 FOUR_PRESETS: dict[str, FourRules] = {
     "pagat": FourRules(),
     "russian": FourRules(
@@ -260,6 +261,7 @@ FOUR_PRESETS: dict[str, FourRules] = {
         marriage_without_leading=True,
     ),
 }
+"""The four-player presets by name."""
 
 THREE_NOTES: tuple[str, ...] = (
     "Marriages: one per lead, 20 or 40, leading its K or Q; they count once the declarer has a trick "
@@ -269,6 +271,7 @@ THREE_NOTES: tuple[str, ...] = (
     "Presets: `pagat` is docs/RULES.md 5.1 (pagat :308); `marriage` is Марьяж втроём (ru-old-and-marriage :101).",
     "The deal passes to the left after every deal (not stated by the sources).",
 )
+"""Rules of the three-player game the sources leave open, and what the engine does there."""
 FOUR_NOTES: tuple[str, ...] = (
     "Marriages count for the team once it has a trick (as in the two-player game; not stated by the sources).",
     "The partner is asked about a marriage whenever public facts leave one possible for him, so that being "
@@ -287,6 +290,7 @@ FOUR_NOTES: tuple[str, ...] = (
     "Russian game in deal episodes: a deal the cut decides has no decision, so the environment deals on and the "
     "episode is the next deal played; its point shows in the score fields.",
 )
+"""Rules of the four-player game the sources leave open, and what the engine does there."""
 
 
 def get_three_rules(rules: str | ThreeRules | None = None) -> ThreeRules:

@@ -48,10 +48,13 @@ __all__ = [
 ]
 
 GOAL = 66
+"""Counted points that win a deal (66)."""
 MAX_TABLE_ACTIONS = 64
 """Upper bound on the actions of one deal (trump choice, redeal and bidding rounds, three nines,
 discards, 24 cards, marriages, passes, claims)."""
 TERMINAL = -1
+SECRET_DECISIONS = (TableDecision.COMMIT, TableDecision.DISCARD)
+"""Card decisions taken face down: the others see that the player acted, not the card."""
 
 
 class TableIllegalActionError(IllegalActionError):
@@ -148,6 +151,7 @@ class TableDeal:
         "trick_count",
         "last_winner",
         "history",
+        "secret",
         "outcome",
         "scores",
         "cuts",
@@ -199,6 +203,9 @@ class TableDeal:
     trick_count: int
     last_winner: int
     history: list[int]
+    secret: int
+    """Bit ``i`` set when ``history[i]`` is a card decision only its player sees (a card committed
+    against three nines, a discard for five): the others' views show it as ``HIDDEN_ACTION``."""
     outcome: TableOutcome | None
     scores: tuple[int, ...]
     cuts: tuple[int, ...]
@@ -296,7 +303,7 @@ class TableDeal:
         if not callable(getattr(rng, "shuffle", None)):
             raise TypeError(f"rng={rng!r} is not allowed: use an object with shuffle(list), such as random.Random")
         dealer = check_int("dealer", dealer, 0, cls.n_players - 1)
-        scores = cls._check_scores(scores)
+        scores = cls._check_scores(scores, r)
         deck, cuts = cls._shuffle(r, rng)
         n = cls.n_players
         dealt: list[list[int]] = [[] for _ in range(n)]
@@ -323,7 +330,7 @@ class TableDeal:
         r = cls._get_rules(rules)
         n = cls.n_players
         dealer = check_int("dealer", dealer, 0, n - 1)
-        scores = cls._check_scores(scores)
+        scores = cls._check_scores(scores, r)
         if isinstance(hands, str) or not isinstance(hands, Sequence) or len(hands) != n:
             raise ValueError(f"hands={hands!r} is not allowed: give {n} hands (lists of cards or card strings)")
         parsed = tuple(tuple(_parse_hand(p, h)) for p, h in enumerate(hands))
@@ -346,11 +353,18 @@ class TableDeal:
         return cls._start(r, parsed, dealer, scores, cut)
 
     @classmethod
-    def _check_scores(cls, scores: object) -> tuple[int, ...]:
-        """Match scores before a deal: () for none yet, or one int per side (stakes may be negative)."""
+    def score_bounds(cls, rules: Any) -> tuple[int, int]:
+        """The match scores a deal may start from, (lowest, highest): a score at the target ends
+        the match, so it is never a deal's starting score."""
+        raise NotImplementedError
+
+    @classmethod
+    def _check_scores(cls, scores: object, rules: Any) -> tuple[int, ...]:
+        """Match scores before a deal: () for none yet, or one int per side within ``score_bounds``."""
         if isinstance(scores, str | bytes) or not isinstance(scores, Sequence) or len(scores) not in (0, cls.n_sides):
             raise ValueError(f"scores={scores!r} is not allowed: give () or {cls.n_sides} ints, one per side")
-        return tuple(check_int(f"scores[{i}]", s) for i, s in enumerate(scores))
+        lo, hi = cls.score_bounds(rules)
+        return tuple(check_int(f"scores[{i}]", s, lo, hi) for i, s in enumerate(scores))
 
     @classmethod
     def _start(
@@ -384,6 +398,7 @@ class TableDeal:
         d.trick_count = 0
         d.last_winner = -1
         d.history = []
+        d.secret = 0
         d.outcome = None
         d.scores = tuple(int(s) for s in scores) if scores else (0,) * sides
         d.cuts = tuple(cuts)
@@ -524,8 +539,10 @@ class TableDeal:
             raise self._illegal(action)
         self._mask = -1
         p = self.current
-        self.history.append(p << 6 | a)
         d = self.decision
+        if d in SECRET_DECISIONS:
+            self.secret |= 1 << len(self.history)
+        self.history.append(p << 6 | a)
         if d == TableDecision.FOLLOW:
             self._play(p, a)
         elif d == TableDecision.LEAD:
@@ -700,6 +717,9 @@ class TableDeal:
         d.hands = [move(h) for h in self.hands]
         d.out_cards = [move(h) for h in self.out_cards]
         d.committed = [to.get(c, c) for c in self.committed]
+        d.history = [
+            x if not self.secret >> i & 1 else (x & ~63) | to.get(x & 63, x & 63) for i, x in enumerate(self.history)
+        ]
         d._mask = -1
         return d
 

@@ -41,6 +41,8 @@ class TableDecision(IntEnum):
 
 
 class TableTermination(IntEnum):
+    """How a three- or four-player deal ended."""
+
     WENT_OUT = 0
     """A team went out with 66 or more (four players)."""
     FALSE_CLAIM = 1

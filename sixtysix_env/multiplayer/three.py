@@ -42,6 +42,14 @@ class ThreeDeal(TableDeal):
     def _get_rules(cls, rules: Any) -> ThreeRules:
         return get_three_rules(rules)
 
+    @classmethod
+    def score_bounds(cls, rules: ThreeRules) -> tuple[int, int]:
+        """Stake balances before a deal: below the match target (the others together owe at
+        most twice it); without a target, what ``match_deals`` deals of at most 6 stakes can move."""
+        if rules.match_target:
+            return -2 * rules.match_target, rules.match_target - 1
+        return -6 * rules.match_deals, 6 * rules.match_deals
+
     def side_of(self, player: int) -> int:
         return player
 

@@ -1,7 +1,8 @@
 """What one player of a three- or four-player deal may know: ``TableView``.
 
 Encoders and agents read only a view, so they cannot leak a hidden card by construction: it holds
-the public facts (every action so far, the tricks, shown marriages, the turned trump card and who
+the public facts (every action so far, with the others' face-down card decisions as
+``HIDDEN_ACTION``, the tricks, shown marriages, the turned trump card and who
 holds it, hand sizes, points) and the player's own hand, never another hand, not even the
 partner's. While trump is being chosen a player has seen only his first packet of 3 cards.
 In the Russian game it adds the player's own cards out of play, his committed card against
@@ -16,6 +17,7 @@ from ..cards import NUM_CARDS, SUIT_MASK, cards_of, cards_str
 from ..checks import check_int
 from ..deal_types import RandomSource
 from ..infostate import LegalMask
+from .actions import HIDDEN_ACTION
 from .rules import pair_lacks_trumps
 from .table_types import TableDecision, TableOutcome
 
@@ -55,6 +57,7 @@ class TableView:
         "trick_count",
         "last_winner",
         "history",
+        "secret",
         "scores",
         "legal_mask",
         "outcome",
@@ -108,6 +111,10 @@ class TableView:
     trick_count: int
     last_winner: int
     history: tuple[int, ...]
+    """Every action of the deal as ``player << 6 | action``; another player's card committed or
+    discarded face down reads ``player << 6 | HIDDEN_ACTION`` (a committed card once shown reads as itself)."""
+    secret: int
+    """Bit ``i`` set when ``history[i]`` was a face-down card decision (public: that it happened)."""
     scores: tuple[int, ...]
     legal_mask: LegalMask
     outcome: TableOutcome | None
@@ -173,7 +180,8 @@ class TableView:
         v.claim_chance = tuple(deal.claim_chance)
         v.trick_count = deal.trick_count
         v.last_winner = deal.last_winner
-        v.history = tuple(deal.history)
+        v.history = _history_seen(deal, player)
+        v.secret = deal.secret
         v.scores = deal.scores
         v.legal_mask = LegalMask(deal.legal_mask() if not over and deal.current == player else 0)
         v.outcome = deal.outcome
@@ -285,7 +293,8 @@ class TableView:
         d.claim_chance = list(self.claim_chance)
         d.trick_count = self.trick_count
         d.last_winner = self.last_winner
-        d.history = list(self.history)
+        d.history = self._sampled_history(committed, outs)
+        d.secret = self.secret
         d.outcome = self.outcome
         d.scores = self.scores
         d.cuts = self.cuts
@@ -308,6 +317,26 @@ class TableView:
         d.contract = self.contract
         d._mask = -1
         return d
+
+    def _sampled_history(self, committed: list[int], outs: list[int]) -> list[int]:
+        """The history with each hidden card decision replaced by the sampled card: a player's
+        first face-down decision is his commit if he committed (the bidding comes before any
+        discard), else his discard (one of the sampled cards out of play)."""
+        out = list(self.history)
+        discards = [list(cards_of(m)) for m in outs]
+        steps = [0] * self.n_players
+        for i, x in enumerate(out):
+            if not self.secret >> i & 1:
+                continue
+            q = x >> 6
+            steps[q] += 1
+            if x & 63 != HIDDEN_ACTION:
+                continue
+            if steps[q] == 1 and self.committed[q] != -1:
+                out[i] = q << 6 | committed[q]
+            else:
+                out[i] = q << 6 | discards[q].pop(0)
+        return out
 
     def _fill(self, pool: list[int]) -> tuple[list[int], list[int]]:
         """Hands and cards out of play with my own cards, every shown card, and ``pool`` dealt
@@ -335,3 +364,18 @@ class TableView:
             f"<TableView {self.game} player={self.player} hand={cards_str(self.hand)} "
             f"points={self.points} decision={self.decision.name.lower() if self.decision is not None else 'over'}>"
         )
+
+
+def _history_seen(deal: Any, player: int) -> tuple[int, ...]:
+    """``deal.history`` as ``player`` saw it: the others' face-down card decisions hidden, except a
+    committed card the three nines showed."""
+    secret = deal.secret
+    if not secret:
+        return tuple(deal.history)
+    out = []
+    for i, x in enumerate(deal.history):
+        q = x >> 6
+        if secret >> i & 1 and q != player and not (deal.nines_hits >> q & 1 and deal.committed[q] == x & 63):
+            x = q << 6 | HIDDEN_ACTION
+        out.append(x)
+    return tuple(out)

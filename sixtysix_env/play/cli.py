@@ -6,6 +6,7 @@ import argparse
 import random
 import re
 import sys
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -15,10 +16,11 @@ from typing import IO, Any
 from ..agents.base import first_position_fault
 from ..agents.spec import parse_agent_spec
 from ..agents.table_registry import TABLE_AGENTS, make_table_agent
+from ..checks import cli_int, parse_int_text
 from ..multiplayer.rules import FOUR_PRESETS, THREE_PRESETS
 from ..records import match_record, save_record, to_record
 from ..rules import PRESETS
-from ..textplay import match_score_text, side_label, writer_for
+from ..textplay import fit_lines, match_score_text, side_label, writer_for
 from .session import GAME_CLASSES, Ending, Seats, Session, describe_seats
 
 __all__ = ["main"]
@@ -30,28 +32,47 @@ DEFAULT_OPPONENT = {"two": "pimc", "three": "heuristic", "four": "heuristic"}
 
 EXAMPLES = """\
 examples:
-  python -m sixtysix_env.play                                  one deal against PIMC search, standard rules
-  python -m sixtysix_env.play --opponent pimc:samples=40 --episode match --rules santase
-  python -m sixtysix_env.play --opponent mybot.py:MyBot --seat 0 --seed 7
-  python -m sixtysix_env.play --players 3                      three players (you and two agents)
-  python -m sixtysix_env.play --players 4 --partner random     partners: you and seat +2
+  one deal against PIMC search, standard rules:
+    python -m sixtysix_env.play
+  a match of santase against a stronger PIMC:
+    python -m sixtysix_env.play --opponent pimc:samples=40 --episode match \\
+        --rules santase
+  your own bot, you in seat 0, the same cards every time:
+    python -m sixtysix_env.play --opponent mybot.py:MyBot --seat 0 --seed 7
+  three players (you and two agents); four players, your partner at seat +2:
+    python -m sixtysix_env.play --players 3
+    python -m sixtysix_env.play --players 4 --partner random
 
-Rules presets: {two} (two players);
-{three} (three players); {four} (four players).
-Agents: a registered name with options (random, heuristic, alphabeta, pimc:samples=40, ismcts, ppo),
-file.py:Class or package.module:Class. The three- and four-player games take their own agents
-(random, heuristic, pimc:samples=8) or a bot that plays them. Records go to ./sixtysix-records/
-unless --records DIR or --no-record; replay one with python -m sixtysix_env.replay FILE."""
+{presets}
+
+Agents: a registered name with options (random, heuristic, alphabeta,
+pimc:samples=40, ismcts, ppo), file.py:Class or package.module:Class. The
+three- and four-player games take their own agents (random, heuristic,
+pimc:samples=8) or a bot that plays them. Records go to ./sixtysix-records/
+unless --records DIR or --no-record; replay one with
+python -m sixtysix_env.replay FILE."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """Error messages wrapped to the 80 columns of a terminal, like the help."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(2, fit_lines(f"{self.prog}: error: {message}") + "\n")
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    presets = (
+        f"Rules presets: {', '.join(PRESETS)} (two players); {', '.join(THREE_PRESETS)} (three players); "
+        f"{', '.join(FOUR_PRESETS)} (four players)."
+    )
+    p = _Parser(
         prog="python -m sixtysix_env.play",
-        description="Play Sixty-Six in the terminal against agents: you see only what your seat may know.",
-        epilog=EXAMPLES.format(two=", ".join(PRESETS), three=", ".join(THREE_PRESETS), four=", ".join(FOUR_PRESETS)),
+        description="Play Sixty-Six in the terminal against agents (you see only your seat's view).",
+        epilog=EXAMPLES.format(presets=textwrap.fill(presets, 80)),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help="players at the table (default 2)")
+    p.add_argument("--players", type=cli_int, choices=(2, 3, 4), default=2, help="players at the table (default 2)")
     p.add_argument("--rules", metavar="NAME", help="rules preset (default: standard; pagat for three and four players)")
     p.add_argument(
         "--opponent",
@@ -62,7 +83,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--partner", metavar="SPEC", help="four players: your partner's agent (default: as --opponent)")
     p.add_argument("--episode", choices=("deal", "match"), default="deal", help="one deal (default) or a match")
     p.add_argument("--seat", default="random", help="your seat, 0 to players-1, or random (default)")
-    p.add_argument("--seed", type=int, help="seed for the cards, the seats and the agents (default: a new one)")
+    p.add_argument("--seed", type=cli_int, help="seed for the cards, the seats and the agents (default: a new one)")
     p.add_argument("--claiming", choices=("auto", "explicit"), help="going out: automatic at 66, or your own call")
     p.add_argument(
         "--recall",
@@ -177,9 +198,10 @@ def _names(labels: list[str], human: int, person: str) -> list[str]:
 def _seat(args: argparse.Namespace, n: int, rng: random.Random, parser: argparse.ArgumentParser) -> int:
     if args.seat == "random":
         return rng.randrange(n)
-    if not args.seat.isdigit() or int(args.seat) >= n:
-        parser.error(f"--seat {args.seat} is not a seat: choose 0 to {n - 1}, or random")
-    return int(args.seat)
+    seat = parse_int_text(args.seat)
+    if seat is None or not 0 <= seat < n:
+        parser.error(f"--seat {args.seat} is not a seat: choose 0 to {n - 1} (in digits 0-9), or random")
+    return seat
 
 
 def _record(ending: Ending, seats: Seats, args: argparse.Namespace, seed: int, started: datetime) -> dict:
@@ -234,8 +256,8 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None, stdout
     shown[human] = "you"
     what = "one deal" if args.episode == "deal" else f"a match to {_target(rules)}"
     claiming = f" · {args.claiming} claiming" if args.claiming else ""
-    print(f"Sixty-Six, {n} players · {rules.name} rules{claiming} · {what} · seed {seed}", file=out)
-    print(describe_seats(seats, shown), file=out)
+    print(fit_lines(f"Sixty-Six, {n} players · {rules.name} rules{claiming} · {what} · seed {seed}"), file=out)
+    print(fit_lines(describe_seats(seats, shown)), file=out)
     print("Type the number of a move, a card such as QH, or help.", file=out)
 
     echo = not (hasattr(inp, "isatty") and inp.isatty())
@@ -281,6 +303,6 @@ def _summary(ending: Ending, seats: Seats, names: list[str], episode: str, out: 
         who = side_label(deal, side, names)
         if seats.game == "three" and len(winners) > 1:
             who = " and ".join(names[p] for p in winners)
-        print(f"Match won by {who}: {score}", file=out)
+        print(fit_lines(f"Match won by {who}: {score}"), file=out)
     else:
-        print(f"The match was not finished: {score}", file=out)
+        print(fit_lines(f"The match was not finished: {score}"), file=out)

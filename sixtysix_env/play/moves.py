@@ -62,6 +62,8 @@ class EntryError(ValueError):
 
 @dataclass(frozen=True)
 class Move:
+    """One choice offered in terminal play: its key, the action id and the text shown."""
+
     key: str
     action: int
     text: str
@@ -80,8 +82,8 @@ def moves_text(moves: list[Move], columns: int = 3) -> str:
     """The moves in aligned columns: ``[1] lead A♥   [2] lead 10♥ ...``."""
     cells = [f"[{m.key}] {m.text}" for m in moves]
     width = max(len(c) for c in cells) + 3
-    if width * columns > 100 or any(len(c) > 30 for c in cells):
-        columns = 1 if any(len(c) > 45 for c in cells) else 2
+    if 2 + width * columns > 80 or any(len(c) > 30 for c in cells):  # 80 columns at most
+        columns = 1 if any(len(c) > 36 for c in cells) else 2
     rows = [cells[i : i + columns] for i in range(0, len(cells), columns)]
     return "\n".join("  " + "".join(c.ljust(width) for c in row).rstrip() for row in rows)
 

@@ -18,23 +18,24 @@ from ..engine import Deal, Decision
 from ..match import Match
 from ..multiplayer import FourDeal, TableMatch, ThreeDeal
 from ..multiplayer.table import TableDecision
-from ..textplay import match_score_text, move_text, outcome_text, step_notes
+from ..textplay import fit_lines, match_score_text, move_text, outcome_text, step_notes
 from .moves import EntryError, keyed_moves, moves_text, parse_entry
 from .view import Trick, prompt_text, table_text, trick_text
 
 __all__ = ["Seats", "Session", "Ending", "help_text", "describe_seats"]
 
+_PAD = " " * 33  # the column of the explanations in the help
 _HELP_MOVES = {
-    "two": "C close · D draw · X exchange the trump nine · P pass / keep · G go out (claim 66)\n"
-    "                                 MH or M♥ declare a marriage",
-    "three": "MH or M♥ declare a marriage · =H or =♥ name trump · =? turn the card",
-    "four": "MH or M♥ declare (or show) a marriage · P pass · G go out (claim 66)\n"
-    "                                 =H or =♥ name trump · =? turn the card",
+    "two": f"C close · D draw · P pass / keep\n{_PAD}X exchange for the trump card\n{_PAD}G go out (claim 66)\n"
+    f"{_PAD}MH or M♥ declare a marriage",
+    "three": f"MH or M♥ declare a marriage\n{_PAD}=H or =♥ name trump · =? turn the card",
+    "four": f"MH or M♥ declare (or show) a marriage\n{_PAD}P pass · G go out (claim 66)\n"
+    f"{_PAD}=H or =♥ name trump · =? turn the card",
 }
 
 
 def help_text(game: str) -> str:
-    """What the person may type, for this game."""
+    """What the person may type, for this game (lines of at most 80 columns)."""
     return f"""\
 How to answer:
   a key from the list            1, 2, 3 ...
@@ -43,8 +44,9 @@ How to answer:
   show                           show the table again
   tricks                         every trick played so far
   quit                           stop here (the game so far is saved)
-Cards rank 9 J Q K 10 A and count A 11, 10 10, K 4, Q 3, J 2, 9 0. A marriage (K and Q of one
-suit, declared when leading) is worth 20, 40 in trumps. 66 points win the deal."""
+Cards rank 9 J Q K 10 A and count A 11, 10 10, K 4, Q 3, J 2, 9 0.
+A marriage (K and Q of one suit, declared when leading) is worth 20, 40 in
+trumps. 66 points win the deal."""
 
 
 GAME_CLASSES: dict[str, type] = {"two": Deal, "three": ThreeDeal, "four": FourDeal}
@@ -102,7 +104,7 @@ class Session:
 
     # ------------------------------------------------------------------ output
     def say(self, text: str = "") -> None:
-        print(text, file=self.out)
+        print(fit_lines(text), file=self.out)
 
     def _new_match(self) -> Match | TableMatch:
         s = self.seats

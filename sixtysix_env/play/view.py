@@ -44,6 +44,7 @@ def tricks_played(view: Any) -> list[Trick]:
 
 
 def trick_text(trick: Trick, names: Sequence[str]) -> str:
+    """A finished trick as text: who played which card, and who took it."""
     plays, winner = trick
     return ", ".join(f"{names[p]} {card_symbol(c)}" for p, c in plays) + f"  → {names[winner]}"
 
@@ -56,7 +57,7 @@ def _two_player_lines(v: InfoState, names: Sequence[str], recall: str, done: lis
     me, opp = v.player, v.opponent
     trump = card_symbol(v.trump_card)
     where = {
-        TRUMP_IN_STOCK: "face up under the stock",
+        TRUMP_IN_STOCK: "face up under the stock" if v.closed_by < 0 else "turned face down (the stock is closed)",
         TRUMP_WITH_ME: "in your hand",
         TRUMP_PLAYED: "played",
     }.get(v.trump_location, f"in {names[opp]}'s hand")

@@ -13,24 +13,35 @@ that fails to import, has no agent, or whose agent cannot be built is *disqualif
 the report with the reason, and the others play.
 
 **How they play.** The arena's schedule (:mod:`sixtysix_env.arena`): a round robin, each pair on
-the same duplicate deals with the seats swapped, in matches to the rules' target. Every bot runs
-in its own process (:mod:`.host`): it sees only its ``InfoState``, its printed output goes to
-``OUT/logs/BOT.log``, and whatever it does cannot stop the tournament.
+the same duplicate deals with the seats swapped, in matches to the rules' target. The deals come
+from a secret key (:mod:`.keys`; ``--key-file``, else random per run). Each bot has a *zygote*
+process that never runs its code and forks a fresh game process per task (:mod:`.sandbox`), so
+nothing a bot remembers reaches a deal it has seen with the seats swapped. A bot sees only its
+``InfoState`` and answers in small JSON messages (never unpickled); its printed output goes to
+``OUT/logs/BOT.log``, cut at ``--log-kb``; its address space is capped (``--memory-mb``); its
+process group is stopped between its decisions and killed with its task (:mod:`.host`). Signals a
+bot sends the host are ignored and disqualify it (:mod:`.guard`). Run as root, each bot runs under
+a user id of its own, from a read-only copy of its file that no other bot can read. Each finished
+block is appended to ``OUT/journal.jsonl`` (:mod:`.journal`): ``--resume`` after a stop or a kill
+plays only the rest.
 
 **Faults and forfeits.** A bot whose decision raises an exception, returns an action that is not
-legal, or takes longer than ``--time-limit-ms`` (wall clock of ``act``, measured in the bot's
-process) loses that deal by forfeit: the opponent wins it with the most game points a deal can
-give (``Rules.max_game_points``: 3, or 6 where a failed close can cost 6), and the match goes on
-with the next deal. A bot that has not answered after ``--kill-after`` seconds (default: twice
-the limit plus one second) is killed and replaced by a fresh process, and so is one whose
-process dies; one killed on ``--strikes`` decisions in a row (default 3) is retired and forfeits
-its later deals unplayed. The report names the bot, the deal, the seats, the reason (the
+legal (``True``/``False`` included), or takes longer than ``--time-limit-ms`` (measured by the
+host: its clock from question to answer, and the CPU time of the bot's process tree) loses that
+deal by forfeit: the opponent wins it with the most game points a deal can give
+(``Rules.max_game_points``: 3, or 6 where a failed close can cost 6), and the match goes on with
+the next deal. A bot that has not answered after ``--kill-after`` seconds (default: twice the limit
+plus one second) is killed and replaced by a fresh process, and so is one whose process dies; one
+killed on ``--strikes`` decisions in a row (default 3) is retired and forfeits its later deals
+unplayed. A bot that cheats (a forged or oversized message, a signal to the host) is disqualified
+and forfeits every later deal. The report names the bot, the deal, the seats, the reason (the
 exception with the line of the bot's code) and the position (``faults.csv``).
 
 **Report** (``--out``): ``league.md`` and ``league.html`` (league table with Elo, deal and match
 win rates with 95% intervals, game points per deal, forfeits; disqualified bots; forfeits; the
 pair table; decision times), ``bots.csv``, and the arena's ``pairs.csv``, ``elo.csv``,
-``deals.csv``, ``timing.csv`` and ``faults.csv``.
+``deals.csv``, ``timing.csv`` and ``faults.csv``; ``key.hex`` (mode 0600) when the key was random,
+written once no bot runs any more. What the host guarantees and what it does not: docs/teachers.md.
 """
 
 from __future__ import annotations

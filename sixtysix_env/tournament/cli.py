@@ -11,14 +11,30 @@ from collections.abc import Sequence
 
 from ..agents.spec import parse_agent_spec
 from ..arena.checks import check_out_dir
-from ..arena.cli import non_negative_float, positive_float, positive_int
-from ..arena.workers import START_METHODS
+from ..checks import cli_float, cli_int
 from ..rules import PRESETS, get_rules
 from .discover import bot_files
+from .journal import NAME as JOURNAL
+from .keys import read_key_file
 from .league import REPORT_FILES, league_markdown, write_report
 from .run import TournamentError, run_tournament
 
 __all__ = ["main"]
+
+
+def _checked(kind: type, test: object, what: str) -> object:
+    def parse(text: str) -> object:
+        value = (cli_int if kind is int else cli_float)(text)
+        if not test(value):  # type: ignore[operator]
+            raise argparse.ArgumentTypeError(f"{text!r} must be {what}")
+        return value
+
+    return parse
+
+
+positive_int = _checked(int, lambda v: v >= 1, "a whole number of at least 1")
+positive_float = _checked(float, lambda v: v > 0, "a number above 0")
+non_negative_float = _checked(float, lambda v: v >= 0, "a number of at least 0")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -49,7 +65,8 @@ def _parser() -> argparse.ArgumentParser:
         "--time-limit-ms",
         type=positive_float,
         default=1000.0,
-        help="time budget of one decision in milliseconds (wall clock in the bot's process; default 1000)",
+        help="time budget of one decision in milliseconds, measured by the host: its clock from question to "
+        "answer, and the CPU time of the bot's process (default 1000)",
     )
     p.add_argument(
         "--kill-after",
@@ -76,16 +93,33 @@ def _parser() -> argparse.ArgumentParser:
         "--workers", type=positive_int, default=1, help="games played at once (each bot process uses a core)"
     )
     p.add_argument("--out", default="tournament", help="folder for the league table, CSV files and bot logs")
-    p.add_argument("--seed", type=int, default=0, help="seed for the deals and the bots' RNGs")
+    p.add_argument(
+        "--key-file",
+        default=None,
+        metavar="FILE",
+        help="secret key of the deals and the bots' seeds (at least 16 bytes; the same key replays the same "
+        "tournament). Default: a new random key, saved to OUT/key.hex when the run ends. Keep it unreadable by bots",
+    )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help=f"continue the run whose OUT/{JOURNAL} this is (its key: --key-file, else OUT/key.hex)",
+    )
+    p.add_argument(
+        "--memory-mb",
+        type=positive_int,
+        default=4096,
+        help="address-space limit of each bot process in MiB (default 4096)",
+    )
+    p.add_argument(
+        "--log-kb",
+        type=positive_int,
+        default=10240,
+        help="cap of each bot's log in KiB; the rest is dropped (default 10240)",
+    )
     p.add_argument("--block", type=positive_int, default=50, help="deals per block of consecutive matches")
     p.add_argument(
         "--elo-prior", type=non_negative_float, default=1.0, help="virtual drawn deals per pair in the Elo fit"
-    )
-    p.add_argument(
-        "--start-method",
-        choices=START_METHODS,
-        default=None,
-        help="how bot processes start (default: forkserver, else spawn)",
     )
     p.add_argument(
         "--records",
@@ -102,7 +136,17 @@ def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
+def _save_key(path: object, key: bytes) -> None:
+    """Write the run's random key (mode 0600), once no bot runs any more."""
+    import os
+
+    fd = os.open(str(path), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(key.hex() + "\n")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m sixtysix_env.tournament BOTS/``: run a tournament of bot files; returns the exit status."""
     parser = _parser()
     args = parser.parse_args(argv)
     if threading.current_thread() is threading.main_thread():
@@ -116,6 +160,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         for text in include:
             parse_agent_spec(text)
         out = check_out_dir(args.out, REPORT_FILES)
+        saved = out / "key.hex"
+        if args.key_file is not None:
+            key = read_key_file(args.key_file)
+        elif args.resume and saved.is_file():
+            key = bytes.fromhex(saved.read_text().strip())
+        elif args.resume:
+            raise ValueError(
+                f"--resume: the key of the run in {str(args.out)!r} is unknown (it was not given with --key-file "
+                "and the run did not end): give --key-file, or start a new run"
+            )
+        else:
+            key = None
         result = run_tournament(
             args.bots_dir,
             include,
@@ -123,19 +179,27 @@ def main(argv: Sequence[str] | None = None) -> int:
             deals=args.deals,
             time_limit_ms=args.time_limit_ms,
             workers=args.workers,
-            seed=args.seed,
+            key=key,
             block=args.block,
             elo_prior=args.elo_prior,
             kill_after_s=args.kill_after,
             build_timeout_s=args.build_timeout,
             strikes=args.strikes,
-            start_method=args.start_method,
             log_dir=out / "logs",
+            memory_mb=args.memory_mb,
+            log_bytes=args.log_kb * 1024,
+            journal=out / JOURNAL,
+            resume=args.resume,
+            on_key=lambda k: None if args.key_file else _save_key(saved, k),
             progress=not args.no_progress,
             records=args.records,
         )
     except KeyboardInterrupt:
-        print("python -m sixtysix_env.tournament: interrupted; no report written", file=sys.stderr)
+        print(
+            f"python -m sixtysix_env.tournament: interrupted; the finished blocks are in {args.out}/{JOURNAL}: "
+            "run again with --resume to continue",
+            file=sys.stderr,
+        )
         return 130
     except TournamentError as e:
         print(f"python -m sixtysix_env.tournament: {e}")

@@ -1,37 +1,38 @@
-"""A bot's own process: it imports the bot, builds it and answers one decision at a time.
+"""The host's handles on a bot's processes: :class:`Zygote` (one per bot) and :class:`Game`
+(one fresh process per task, see :mod:`.sandbox`).
 
-The tournament talks to it over a pipe (:class:`BotProcess`). Running every bot in a process of
-its own keeps the tournament safe from it: a bot that hangs is stopped and replaced, a bot that
-crashes the interpreter loses a deal and nothing else, and a bot sees only the ``InfoState`` it
-is sent, never the deal in memory. What a bot prints goes to its log file. This isolates faults,
-it is no sandbox: the process runs with the teacher's rights and no memory limit.
-
-Messages (parent -> bot): ``("load",)`` import the file and find the agent; ``("new", seed,
-rules)`` build a fresh agent and a ``random.Random(seed)`` for it, and run the agent's optional
-one-off ``prepare(rules)`` (compiling a search, as in the arena), which then counts against the
-build time and not the first decision's; ``("act", info)`` one decision;
-``("stop",)``. Answers: ``("ok", text)``, ``("error", text)``, ``("action", int, seconds)``,
-``("raised", text, seconds)``, ``("returned", repr of a value that is no int, seconds)``.
+The host times every decision itself: its own clock from sending the question to reading the
+answer, and the CPU time the OS counts for the game process's tree (its live helper processes,
+and every child any of them reaped); the bot's clocks are never asked. Between its decisions a
+bot's whole process group is stopped (``SIGSTOP``), so nothing it started can take CPU from its
+opponent; at the end of the task the group is killed. What a bot prints goes through a pipe to
+its log, cut at a cap. An answer is one JSON object of at most :data:`.sandbox.MAX_MESSAGE`
+bytes; anything else is :class:`Cheated`.
 """
 
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
-import operator
+import json
 import os
-import random
+import pickle
+import select
+import signal
+import socket
+import subprocess
 import sys
 import threading
 import time
 import traceback
-from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any
 
-from ..agents.spec import AgentSpec, load_module
-from ..arena.play import ready_agent
+from .sandbox import MAX_MESSAGE, tree_cpu
 
-__all__ = ["BotDied", "BotProcess", "NoAnswer", "describe_exception", "host_main"]
+__all__ = ["BotDied", "Cheated", "Game", "NoAnswer", "Zygote", "describe_exception"]
+
+ZYGOTE = "import sys; from sixtysix_env.tournament.sandbox import zygote_main; zygote_main(int(sys.argv[1]))"
+ANSWER_KEYS = frozenset({"ok", "error", "action", "raised", "returned"})
 
 
 def describe_exception(e: BaseException) -> str:
@@ -46,139 +47,179 @@ def describe_exception(e: BaseException) -> str:
     return f"{type(e).__name__}: {e}{where}"
 
 
-def _redirect_output(log_path: str | None) -> None:
-    if log_path is None:
-        return
-    fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-    for stream, target in ((sys.stdout, 1), (sys.stderr, 2)):
-        if stream is not None:
-            stream.flush()
-        os.dup2(fd, target)
-    os.close(fd)
-    sys.stdout = open(1, "w", buffering=1, encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
-    sys.stderr = open(2, "w", buffering=1, encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
-
-
-def _load(spec: AgentSpec) -> tuple[AgentSpec, str]:
-    """Import a file bot and fill in its agent attribute by the folder convention."""
-    if spec.source and not spec.attribute:
-        from .discover import agent_attribute
-
-        name = agent_attribute(load_module(spec.source))
-        spec = AgentSpec(spec.label, name, spec.options, spec.source, name)
-    return spec, spec.attribute or spec.name
-
-
-def _exit_with(parent_pid: int) -> None:
-    """End this process soon after the tournament's (even a bot stuck in ``act`` goes)."""
-
-    def watch() -> None:
-        while True:
-            time.sleep(0.5)
-            try:
-                os.kill(parent_pid, 0)
-            except ProcessLookupError:
-                os._exit(1)
-            except PermissionError:  # the pid was reused by another user's process
-                os._exit(1)
-
-    threading.Thread(target=watch, name="parent watch", daemon=True).start()
-
-
-def host_main(conn: Connection, spec: AgentSpec, log_path: str | None, parent_pid: int | None = None) -> None:
-    """The bot process's loop (the target of :class:`BotProcess`)."""
-    if parent_pid is not None:
-        _exit_with(parent_pid)
-    _redirect_output(log_path)
-    if spec.source.endswith(".py"):  # the bot's folder, last: its helper modules import, nothing is shadowed
-        folder = os.path.dirname(os.path.abspath(spec.source))
-        if folder not in sys.path:
-            sys.path.append(folder)
-    for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
-        os.environ[var] = "1"
-    agent: Any = None
-    rng = random.Random(0)
-    while True:
-        try:
-            msg = conn.recv()
-        except (EOFError, OSError):
-            return
-        kind = msg[0]
-        if kind == "stop":
-            return
-        if kind == "act":
-            start = time.perf_counter()
-            try:
-                value = agent.act(msg[1], rng)
-            except BaseException as e:  # a bot may raise anything, SystemExit included
-                reply: tuple[Any, ...] = ("raised", describe_exception(e), time.perf_counter() - start)
-            else:
-                seconds = time.perf_counter() - start
-                try:
-                    reply = ("action", operator.index(value), seconds)
-                except TypeError:
-                    reply = ("returned", f"{value!r:.80}", seconds)
-        else:
-            try:
-                if kind == "load":
-                    spec, found = _load(spec)
-                    reply = ("ok", found)
-                else:  # "new"
-                    agent = ready_agent(spec, msg[2])
-                    rng = random.Random(msg[1])
-                    reply = ("ok", "")
-            except BaseException as e:
-                reply = ("error", str(e) if isinstance(e, ValueError) else describe_exception(e))
-        conn.send(reply)
-
-
 class NoAnswer(Exception):
     """The bot did not answer in time; its process was stopped."""
 
 
 class BotDied(Exception):
-    """The bot's process ended (the message gives its exit code)."""
+    """The bot's process ended."""
 
 
-class BotProcess:
-    """The parent's handle on one bot process."""
+class Cheated(Exception):
+    """The bot broke the protocol on purpose (a forged or oversized message): disqualify it."""
 
-    def __init__(self, ctx: multiprocessing.context.BaseContext, spec: AgentSpec, log_path: str | None) -> None:
-        self.spec = spec
-        self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(
-            target=host_main, args=(child, spec, log_path, os.getpid()), daemon=True, name=spec.label
-        )
-        self.process.start()
-        child.close()
 
-    def ask(self, msg: tuple[Any, ...], timeout_s: float) -> tuple[Any, ...]:
-        """Send ``msg`` and wait for the answer; stops the process on a timeout (``NoAnswer``)."""
-        try:
-            self.conn.send(msg)
-            if self.conn.poll(timeout_s):
-                return self.conn.recv()
-        except (EOFError, OSError):
-            self.process.join(1.0)
-            code = self.process.exitcode
-            self.kill()
-            raise BotDied(f"its process ended (exit code {code})") from None
-        self.kill()
+def _drain(fd: int, path: str | None, cap: int) -> None:
+    """Copy a bot's printed output from its pipe to its log, at most ``cap`` bytes; read (and
+    drop) the rest, so a bot that floods its log only wastes its own time."""
+    out = open(path, "ab") if path is not None else None  # noqa: SIM115
+    written = 0
+    try:
+        while True:
+            data = os.read(fd, 1 << 16)
+            if not data:
+                break
+            if out is not None and written < cap:
+                part = data[: cap - written]
+                out.write(part)
+                written += len(part)
+                if written >= cap:
+                    out.write(f"\n[log cut at {cap} bytes; the rest was dropped]\n".encode())
+                out.flush()
+    finally:
+        os.close(fd)
+        if out is not None:
+            out.close()
+
+
+def _clean_env() -> dict[str, str]:
+    """The environment of a bot's processes: nothing of the teacher's but what Python needs."""
+    package_root = str(Path(__file__).resolve().parents[2])
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "PYTHONPATH": package_root}
+    env.update({v: "1" for v in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")})
+    return env
+
+
+def _read_json(sock: socket.socket, timeout_s: float) -> dict[str, Any]:
+    ready, _, _ = select.select([sock], [], [], max(0.0, timeout_s))
+    if not ready:
         raise NoAnswer(f"no answer within {timeout_s:.1f} s")
+    try:
+        data = sock.recv(MAX_MESSAGE + 1)
+    except OSError:
+        data = b""
+    if not data:
+        raise BotDied("its process ended")
+    if len(data) > MAX_MESSAGE:
+        raise Cheated(f"sent a message of more than {MAX_MESSAGE} bytes to the tournament")
+    try:
+        obj = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise Cheated(f"sent something that is not a JSON answer ({data[:40]!r})") from None
+    if not isinstance(obj, dict) or len(obj) != 1 or not ANSWER_KEYS.issuperset(obj):
+        raise Cheated(f"sent a message that is not an answer ({data[:40]!r})")
+    return obj
+
+
+class Zygote:
+    """A bot's zygote process (started with a clean environment, in its own session) and the
+    pipe that carries its games' printed output to ``log_path``."""
+
+    def __init__(self, config: dict[str, Any], log_path: str | None, log_cap: int, timeout_s: float) -> None:
+        self.lock = threading.Lock()
+        host, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        read, write = os.pipe()
+        try:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-c", ZYGOTE, str(child.fileno())],
+                pass_fds=(child.fileno(),),
+                stdin=subprocess.DEVNULL,
+                stdout=write,
+                stderr=write,
+                env=_clean_env(),
+                cwd="/",
+                start_new_session=True,
+            )
+        finally:
+            child.close()
+            os.close(write)
+        threading.Thread(target=_drain, args=(read, log_path, log_cap), daemon=True, name="bot log").start()
+        self.ctl = host
+        host.sendall(pickle.dumps({**config, "host": os.getpid()}))
+        ready = self._reply(timeout_s)
+        self.pid = int(ready.get("ready", 0))
+
+    def _reply(self, timeout_s: float) -> dict[str, Any]:
+        ready, _, _ = select.select([self.ctl], [], [], timeout_s)
+        data = self.ctl.recv(4096) if ready else b""
+        if not data:
+            self.close()
+            raise BotDied("its zygote did not start" if not ready else "its zygote ended")
+        obj: dict[str, Any] = json.loads(data)
+        return obj
 
     @property
     def alive(self) -> bool:
-        return self.process.is_alive()
+        return self.proc.poll() is None
 
-    def stop(self) -> None:
-        """Ask the process to end, then make sure it has."""
+    def game(self, settings: dict[str, Any]) -> Game:
+        """A fresh game process (forked by the zygote, ``settings`` added to its config)."""
+        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            with self.lock:
+                socket.send_fds(self.ctl, [pickle.dumps(("game", settings))], [theirs.fileno()])
+                pid = int(self._reply(10.0)["pid"])
+        except (OSError, KeyError, ValueError) as e:
+            mine.close()
+            raise BotDied(f"its zygote failed ({e})") from None
+        finally:
+            theirs.close()
+        return Game(mine, pid, self.pid)
+
+    def close(self) -> None:
         with contextlib.suppress(OSError):
-            self.conn.send(("stop",))
-        self.process.join(1.0)
-        self.kill()
+            self.ctl.close()
+        with contextlib.suppress(OSError):
+            self.proc.wait(2.0)
+        if self.proc.poll() is None:
+            with contextlib.suppress(OSError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(5.0)
+
+
+class Game:
+    """One game process: ``ask`` a question, timed by the host; stopped between questions."""
+
+    def __init__(self, sock: socket.socket, pid: int, zygote: int | None = None) -> None:
+        self.sock = sock
+        self.pid = pid
+        self.zygote = zygote
+        self.closed = False
+        self.label = ""
+
+    def _signal(self, sig: int) -> None:
+        with contextlib.suppress(OSError):
+            os.killpg(self.pid, sig)
+
+    def cpu(self) -> float:
+        """CPU seconds of the game process's tree so far (its helpers and their children too)."""
+        return tree_cpu(self.pid, self.zygote)
+
+    def ask(self, msg: tuple[Any, ...], timeout_s: float) -> tuple[dict[str, Any], float, float]:
+        """Send ``msg``; ``(answer, wall seconds, CPU seconds)``. Kills the process on a timeout
+        (``NoAnswer``), a death (``BotDied``) or a forged answer (``Cheated``)."""
+        if self.closed:
+            raise BotDied("its process ended")
+        data = pickle.dumps(msg)
+        self._signal(signal.SIGCONT)
+        cpu = self.cpu()
+        start = time.monotonic()
+        try:
+            self.sock.sendall(data)
+            answer = _read_json(self.sock, timeout_s)
+        except (NoAnswer, BotDied, Cheated):
+            self.kill()
+            raise
+        except OSError:
+            self.kill()
+            raise BotDied("its process ended") from None
+        wall = time.monotonic() - start
+        self._signal(signal.SIGSTOP)
+        return answer, wall, max(0.0, self.cpu() - cpu)
 
     def kill(self) -> None:
-        if self.process.is_alive():
-            self.process.kill()
-        self.process.join(5.0)
-        self.conn.close()
+        """End the game process and its whole process group."""
+        if not self.closed:
+            self.closed = True
+            self._signal(signal.SIGKILL)
+            self.sock.close()

@@ -25,6 +25,7 @@ from .run import TournamentResult
 __all__ = ["LeagueRow", "league_markdown", "league_html", "league_rows", "write_report", "REPORT_FILES"]
 
 REPORT_FILES = ("league.md", "league.html", "bots.csv", "pairs.csv", "elo.csv", "deals.csv", "timing.csv", "faults.csv")
+"""The files a tournament writes into ``--out``."""
 
 FAULTS_SHOWN = 100
 """Forfeits listed in the league pages (all of them are in faults.csv)."""
@@ -105,6 +106,11 @@ def _with_ci(value: float, lo_hi: tuple[float, float]) -> str:
     return f"{fmt(value)} {ci(lo_hi)}"
 
 
+def _per(value: float, count: int) -> object:
+    """A mean, or "-" for a bot that never answered (not nan)."""
+    return round(value, 3) if count else "-"
+
+
 def _sections(t: TournamentResult) -> list[Section]:
     res = t.arena
     league = [
@@ -127,7 +133,7 @@ def _sections(t: TournamentResult) -> list[Section]:
     if t.disqualified:
         parts.append(
             (
-                "Disqualified (did not load)",
+                "Disqualified (did not load, or cheated: it forfeits every deal after)",
                 ("bot", "file", "reason"),
                 [[b.label, b.source, b.reason] for b in t.disqualified],
             )
@@ -153,8 +159,22 @@ def _sections(t: TournamentResult) -> list[Section]:
             )
         )
     parts.append(("Pairs (from A's side)", PAIR_HEADERS, pair_rows(res)))
-    timing = [[n, res.decisions[n], round(1000 * res.seconds_per_decision[n], 3)] for n in res.agents]
-    parts.append(("Decision time (wall clock in the bot's process)", ("bot", "decisions", "mean ms/decision"), timing))
+    timing = [
+        [
+            n,
+            k,
+            _per(1000 * res.seconds_per_decision[n] if k else 0.0, k),
+            _per(1000 * t.cpu_seconds.get(n, 0.0) / k if k else 0.0, k),
+        ]
+        for n, k in ((n, res.decisions[n]) for n in res.agents)
+    ]
+    parts.append(
+        (
+            "Decision time (measured by the host: its clock from question to answer, and the bot process's CPU)",
+            ("bot", "answered decisions", "mean ms/decision", "mean CPU ms/decision"),
+            timing,
+        )
+    )
     return parts
 
 
@@ -173,6 +193,7 @@ def _intro(t: TournamentResult) -> str:
 
 
 def league_markdown(t: TournamentResult) -> str:
+    """The league report as Markdown (league.md)."""
     lines = ["# Tournament", "", _intro(t), ""]
     for title, headers, rows in _sections(t):
         lines += [f"## {title}", "", table(headers, rows), ""]
@@ -180,6 +201,7 @@ def league_markdown(t: TournamentResult) -> str:
 
 
 def league_html(t: TournamentResult) -> str:
+    """The league report as one HTML page (league.html)."""
     return html_page("Tournament", _intro(t), _sections(t))
 
 

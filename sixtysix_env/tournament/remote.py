@@ -1,132 +1,151 @@
 """Bots in their own processes, seen by the referee as agents: :class:`RemoteBot`.
 
-A decision is timed inside the bot's process (wall clock around ``act``). Slower than the limit:
-the bot loses the deal (``BotFault``). No answer by the hard deadline (twice the limit plus one
-second, unless set): its process is killed, the deal is lost, and the next decision starts a
-fresh process with a new agent. A process that dies is replaced the same way. A bot killed on
-``strikes`` decisions in a row (default 3) is *retired*: it forfeits each later deal at once,
-without being asked, so a bot that always hangs costs the tournament seconds, not hours.
+Each task gets a fresh game process per bot (:mod:`.sandbox`), built with a seed derived from the
+tournament's secret key. A decision is timed by the host (:mod:`.host`): over ``decision_ms`` of
+the host's clock, or of CPU time, loses the deal (``BotFault``). No answer by the hard deadline
+(``kill_after_s``): the process is killed, the deal is lost, and the next decision starts a fresh
+process. A bot killed on ``strikes`` decisions in a row is *retired*: it forfeits each later deal
+without being asked. A bot that cheats (forged or oversized messages, signals to the host) is
+*disqualified*: it forfeits every later deal and is listed with the reason.
 """
 
 from __future__ import annotations
 
-import multiprocessing
+import contextlib
 import threading
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from ..agents.spec import AgentSpec
 from ..arena.play import BotFault
 from ..infostate import InfoState
 from ..rules import Rules
-from .host import BotDied, BotProcess, NoAnswer
+from .host import BotDied, Cheated, Game, NoAnswer, Zygote
 
 __all__ = ["HostPool", "Limits", "RemoteBot", "Stopped"]
 
 
-class Stopped(BaseException):
-    """The tournament is being stopped (Ctrl-C): not a bot's fault, so not an ``Exception``."""
+class Stopped(KeyboardInterrupt):
+    """The tournament is being stopped (Ctrl-C, SIGTERM): not a bot's fault."""
 
 
 @dataclass(frozen=True)
 class Limits:
-    """``decision_ms``: a decision's time budget; ``kill_after_s``: when a silent bot is killed;
-    ``build_s``: how long importing and building a bot may take."""
+    """``decision_ms``: a decision's budget (host clock and CPU); ``kill_after_s``: when a silent
+    bot is killed; ``build_s``: importing and building a bot; ``memory_mb``: address space of
+    each bot process; ``log_bytes``: the cap of a bot's log."""
 
     decision_ms: float
     kill_after_s: float
     build_s: float = 30.0
     strikes: int = 3
+    memory_mb: int = 4096
+    log_bytes: int = 10 * 1024 * 1024
 
     @classmethod
     def of(
-        cls, decision_ms: float, kill_after_s: float | None = None, build_s: float = 30.0, strikes: int = 3
+        cls,
+        decision_ms: float,
+        kill_after_s: float | None = None,
+        build_s: float = 30.0,
+        strikes: int = 3,
+        memory_mb: int = 4096,
+        log_bytes: int = 10 * 1024 * 1024,
     ) -> Limits:
         kill = kill_after_s if kill_after_s is not None else 2 * decision_ms / 1000 + 1.0
-        return cls(decision_ms, kill, build_s, strikes)
+        return cls(decision_ms, kill, build_s, strikes, memory_mb, log_bytes)
 
 
 class HostPool:
-    """Idle bot processes kept for reuse (starting one costs an import of the bot), at most
-    ``keep`` of them; thread-safe."""
+    """One zygote per bot label (started on first use, again if it dies), the bots' user ids
+    and log paths, strikes and disqualifications; thread-safe."""
 
-    def __init__(self, ctx: multiprocessing.context.BaseContext, log_dir: Path | None, keep: int) -> None:
-        self.ctx = ctx
-        self.log_dir = log_dir
-        self.keep = keep
-        self._idle: list[BotProcess] = []
+    def __init__(self, limits: Limits, logs: dict[str, str | None], uids: dict[str, int] | None = None) -> None:
+        self.limits = limits
+        self.logs = logs
+        self.uids = uids or {}
+        self._zygotes: dict[str, Zygote] = {}
         self._lock = threading.Lock()
         self.started = 0
-        self.kills_in_a_row: dict[str, int] = {}  # per bot label, across tasks
+        self.kills_in_a_row: dict[str, int] = {}
+        self.disqualified: dict[str, str] = {}
         self.stopping = threading.Event()
-        self._all: set[BotProcess] = set()
+        self._games: set[Game] = set()
 
     def strike(self, label: str, killed: bool) -> int:
-        """Count a decision that ended in a kill (or reset the count on an answer); the count."""
         with self._lock:
             n = self.kills_in_a_row[label] = self.kills_in_a_row.get(label, 0) + 1 if killed else 0
             return n
 
-    def log_path(self, spec: AgentSpec) -> str | None:
-        return str(self.log_dir / f"{spec.label}.log") if self.log_dir is not None else None
+    def disqualify(self, label: str, reason: str) -> None:
+        """Ban ``label`` for the rest of the tournament and end its running games."""
+        with self._lock:
+            self.disqualified.setdefault(label, reason)
+            games = [g for g in self._games if g.label == label]
+        for g in games:
+            g.kill()
 
-    def start(self, spec: AgentSpec) -> BotProcess:
+    def owner(self, pid: int) -> str | None:
+        """The bot whose zygote is ``pid``."""
+        with self._lock:
+            return next((label for label, z in self._zygotes.items() if z.pid == pid), None)
+
+    def _zygote(self, label: str) -> Zygote:
+        with self._lock:
+            z = self._zygotes.get(label)
+            if z is not None and z.alive:
+                return z
+        config: dict[str, Any] = {"memory_bytes": self.limits.memory_mb * 1024 * 1024}
+        uid = self.uids.get(label)
+        if uid is not None:
+            config.update(uid=uid, nproc=256)
+        z = Zygote(config, self.logs.get(label), self.limits.log_bytes, self.limits.build_s)
+        with self._lock:
+            old = self._zygotes.get(label)
+            if old is not None and old.alive:  # another thread started one meanwhile
+                z.close()
+                return old
+            self._zygotes[label] = z
+            self.started += 1
+        return z
+
+    def game(self, spec: AgentSpec, cwd: str | None = None) -> Game:
+        """A fresh game process of ``spec``'s bot."""
         if self.stopping.is_set():
             raise Stopped
-        proc = BotProcess(self.ctx, spec, self.log_path(spec))
+        g = self._zygote(spec.label).game({"cwd": cwd})
+        g.label = spec.label
         with self._lock:
-            self.started += 1
-            self._all = {p for p in self._all if p.alive}
-            self._all.add(proc)
-        return proc
+            self._games.add(g)
+        return g
 
-    def checkout(self, spec: AgentSpec) -> BotProcess:
-        """An idle process of this bot, or a new one."""
+    def done(self, g: Game) -> None:
+        g.kill()
         with self._lock:
-            for i, proc in enumerate(self._idle):
-                if proc.spec.label == spec.label:
-                    del self._idle[i]
-                    if proc.alive:
-                        return proc
-                    proc.kill()
-                    break
-        return self.start(spec)
-
-    def checkin(self, proc: BotProcess) -> None:
-        if not proc.alive:
-            proc.kill()
-            return
-        with self._lock:
-            self._idle.append(proc)
-            evicted = self._idle[: -self.keep] if len(self._idle) > self.keep else []
-            del self._idle[: len(evicted)]
-        for old in evicted:
-            old.stop()
+            self._games.discard(g)
 
     def close(self) -> None:
-        """Stop the idle processes and kill any still busy (an interrupted tournament)."""
+        """End every game and every zygote."""
         with self._lock:
-            idle, self._idle = self._idle, []
-            busy = self._all - set(idle)
-            self._all = set()
-        for proc in idle:
-            proc.stop()
-        for proc in busy:
-            proc.kill()
+            games, self._games = list(self._games), set()
+            zygotes, self._zygotes = list(self._zygotes.values()), {}
+        for g in games:
+            g.kill()
+        for z in zygotes:
+            z.close()
 
     def interrupt(self) -> None:
         """Make every waiting and later decision end the tournament (``Stopped``)."""
         self.stopping.set()
         with self._lock:
-            busy = list(self._all)
-        for proc in busy:
-            proc.process.kill()
+            games = list(self._games)
+        for g in games:
+            g.kill()
 
 
 class RemoteBot:
-    """An agent whose ``act`` runs in the bot's process; ``seed`` seeds the agent's RNG there
-    (the ``rng`` argument of ``act`` is not used), ``rules`` goes to the agent's ``prepare``."""
+    """An agent whose ``act`` runs in a game process of its own; ``seed`` seeds the agent's RNG
+    there (the ``rng`` argument of ``act`` is not used), ``rules`` goes to its ``prepare``."""
 
     def __init__(self, spec: AgentSpec, pool: HostPool, limits: Limits, seed: str, rules: Rules) -> None:
         self.spec = spec
@@ -136,37 +155,57 @@ class RemoteBot:
         self.limits = limits
         self.seed = seed
         self.last_seconds: float | None = None
+        self.cpu_seconds = 0.0
         self.restarts = 0
-        self._proc: BotProcess | None = None
+        self._game: Game | None = None
 
-    def _process(self) -> BotProcess:
-        if self._proc is None:
-            proc = self.pool.checkout(self.spec)
+    def _cheated(self, e: Cheated) -> BotFault:
+        self.pool.disqualify(self.name, str(e))
+        self._lost()
+        return BotFault(f"disqualified: {e}")
+
+    def _process(self) -> Game:
+        if self._game is None:
+            try:
+                g = self.pool.game(self.spec)
+            except BotDied as e:
+                raise BotFault(f"could not be started: {e}") from None
+            self._game = g
             seed = self.seed if not self.restarts else f"{self.seed}/restart/{self.restarts}"
             try:
-                answer = proc.ask(("new", seed, self.rules), self.limits.build_s)
+                answer, _, _ = g.ask(("new", self.spec, seed, self.rules), self.limits.build_s)
             except (NoAnswer, BotDied) as e:
+                self._lost()
                 raise BotFault(f"could not be built: {e}") from None
-            if answer[0] != "ok":
-                proc.stop()
-                raise BotFault(f"could not be built: {answer[1]}")
-            self._proc = proc
-        return self._proc
+            except Cheated as e:
+                raise self._cheated(e) from None
+            if "ok" not in answer:
+                self._lost()
+                raise BotFault(f"could not be built: {answer.get('error', answer)}")
+        return self._game
 
     def act(self, info: InfoState, rng: Any = None) -> int:
         self.last_seconds = None
         limits = self.limits
         if self.pool.stopping.is_set():
             raise Stopped
+        banned = self.pool.disqualified.get(self.name)
+        if banned is not None:
+            raise BotFault(f"disqualified: {banned}")
         if self.pool.kills_in_a_row.get(self.name, 0) >= limits.strikes:
             raise BotFault(f"retired after {limits.strikes} decisions in a row without an answer")
-        proc = self._process()
+        g = self._process()
         try:
-            answer = proc.ask(("act", info), limits.kill_after_s)
+            answer, wall, cpu = g.ask(("act", info), limits.kill_after_s)
+        except Cheated as e:
+            raise self._cheated(e) from None
         except (NoAnswer, BotDied) as e:
             self._lost()
             if self.pool.stopping.is_set():
                 raise Stopped from None
+            banned = self.pool.disqualified.get(self.name)
+            if banned is not None:
+                raise BotFault(f"disqualified: {banned}") from None
             if isinstance(e, BotDied):
                 raise BotFault(f"{e}; it will be replaced") from None
             self.pool.strike(self.name, killed=True)
@@ -174,22 +213,31 @@ class RemoteBot:
                 f"{e} (limit {limits.decision_ms:g} ms): its process was stopped and will be replaced"
             ) from None
         self.pool.strike(self.name, killed=False)
-        kind, value, seconds = answer
-        self.last_seconds = seconds
-        if kind == "raised":
-            raise BotFault(f"raised {value}")
-        if kind == "returned":
-            raise BotFault(f"returned {value}, not an action id (an int from info.legal_actions())")
-        if seconds * 1000 > limits.decision_ms:
-            raise BotFault(f"took {seconds * 1000:.0f} ms over one decision (limit {limits.decision_ms:g} ms)")
+        self.last_seconds = wall
+        self.cpu_seconds += cpu
+        if "raised" in answer:
+            raise BotFault(f"raised {answer['raised']}")
+        if "returned" in answer:
+            raise BotFault(f"returned {answer['returned']}, not an action id (an int from info.legal_actions())")
+        value = answer.get("action")
+        if type(value) is not int:
+            raise self._cheated(Cheated(f"sent a message that is not an answer ({answer!r:.60})"))
+        for what, spent in (("the host's clock", wall), ("CPU time", cpu)):
+            if spent * 1000 > limits.decision_ms:
+                raise BotFault(
+                    f"took {spent * 1000:.0f} ms of {what} over one decision (limit {limits.decision_ms:g} ms)"
+                )
         return value
 
     def _lost(self) -> None:
-        self._proc = None
+        if self._game is not None:
+            self.pool.done(self._game)
+        self._game = None
         self.restarts += 1
 
     def release(self) -> None:
-        """Give the process back to the pool (the end of a task)."""
-        if self._proc is not None:
-            self.pool.checkin(self._proc)
-            self._proc = None
+        """End the task's game process (nothing of it survives into another task)."""
+        if self._game is not None:
+            with contextlib.suppress(Exception):
+                self.pool.done(self._game)
+            self._game = None

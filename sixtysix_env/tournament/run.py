@@ -3,25 +3,33 @@
 from __future__ import annotations
 
 import math
-import multiprocessing
 import numbers
+import os
+import shutil
+import sys
+import sysconfig
+import tempfile
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from ..agents.spec import AgentSpec, parse_agent_spec
 from ..arena.checks import check_out_dir
 from ..arena.play import TaskResult, play_task
-from ..arena.recording import write_task_records
+from ..arena.recording import file_label, write_task_records
 from ..arena.results import ArenaResult, collect
 from ..arena.schedule import Task, agent_seed, make_tasks
-from ..arena.workers import check_start_method
 from ..rules import Rules, get_rules
 from .discover import bot_files
-from .host import BotDied, NoAnswer
-from .remote import HostPool, Limits, RemoteBot
+from .guard import SignalGuard
+from .host import BotDied, Cheated, NoAnswer
+from .journal import Journal, read_journal
+from .keys import KEY_BYTES_MIN, derive, fingerprint, new_key
+from .remote import HostPool, Limits, RemoteBot, Stopped
+from .sandbox import PR_SET_DUMPABLE
 
 __all__ = ["BotEntry", "TournamentError", "TournamentResult", "forfeit_points", "run_tournament"]
 
@@ -38,12 +46,17 @@ class BotEntry:
 
 @dataclass
 class TournamentResult:
+    """A finished tournament: the bots, the disqualified files, every deal and forfeit, and the league's numbers."""
+
     bots: list[BotEntry]
     arena: ArenaResult
     time_limit_ms: float
     kill_after_s: float
     forfeit_points: int
     restarts: dict[str, int] = field(default_factory=dict)
+    cpu_seconds: dict[str, float] = field(default_factory=dict)
+    key: bytes = field(default=b"", repr=False)
+    own_uids: bool = False
 
     @property
     def disqualified(self) -> list[BotEntry]:
@@ -70,35 +83,81 @@ def _positive(name: str, value: object) -> float:
     return float(value)
 
 
-def _default_start_method() -> str:
-    return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+def _stage(specs: list[AgentSpec], bots_dir: Path, staging: Path, uids: dict[str, int]) -> list[AgentSpec]:
+    """Private copies of the bot files for bots under their own user ids (root only): each bot
+    gets a read-only folder only it can read, with its own file and the folder's other files
+    (``_helper.py`` and the like) but no other bot's file, so no bot reads another's code."""
+    others = {p.name for p in bot_files(bots_dir)}
+    os.chmod(staging, 0o711)
+    out = []
+    for i, spec in enumerate(specs):
+        src = Path(spec.source) if spec.source.endswith(".py") else None
+        if src is not None:
+            home = staging / f"bot{i}"
+            if src.parent == bots_dir:
+                skip = others - {src.name}
+
+                def ignored(folder: str, names: list[str], skip: set[str] = skip) -> list[str]:
+                    top = Path(folder) == bots_dir
+                    return [n for n in names if n == "__pycache__" or (top and n in skip)]
+
+                shutil.copytree(bots_dir, home, ignore=ignored)
+            else:
+                home.mkdir()
+                shutil.copy2(src, home / src.name)
+            spec = replace(spec, source=str(home / src.name))
+            gid = uids[spec.label]  # the bot's group: it reads, cannot write or chmod (root owns it)
+            for root, _dirs, names in os.walk(home):
+                os.chown(root, 0, gid)
+                os.chmod(root, 0o750)
+                for n in names:
+                    os.chown(os.path.join(root, n), 0, gid)
+                    os.chmod(os.path.join(root, n), 0o640)
+        out.append(spec)
+    return out
 
 
 def _load_bots(
     specs: Sequence[AgentSpec], pool: HostPool, limits: Limits, workers: int, rules: Rules
 ) -> list[BotEntry | AgentSpec]:
-    """Import and build (and prepare) every bot in its own process: the ready spec, or its
-    disqualification."""
+    """Import and build (and prepare) every bot in a game process of its own: the ready spec, or
+    its disqualification."""
 
     def load(spec: AgentSpec) -> BotEntry | AgentSpec:
-        proc = pool.start(spec)
+        def out(reason: str) -> BotEntry:
+            return BotEntry(spec.label, spec.source or spec.label, "disqualified", reason)
+
         try:
-            kind, found = proc.ask(("load",), limits.build_s)
-            if kind == "ok":
-                kind, text = proc.ask(("new", "load-check", rules), limits.build_s)
-                found = text if kind != "ok" else found
-        except (NoAnswer, BotDied) as e:
-            return BotEntry(spec.label, spec.source or spec.label, "disqualified", f"while loading: {e}")
-        if kind != "ok":
-            proc.stop()
-            return BotEntry(spec.label, spec.source or spec.label, "disqualified", found)
-        pool.checkin(proc)
-        if spec.source:
-            return AgentSpec(spec.label, found, spec.options, spec.source, found)
-        return spec
+            g = pool.game(spec)
+        except BotDied as e:
+            return out(f"while loading: {e}")
+        try:
+            answer, _, _ = g.ask(("load", spec), limits.build_s)
+            if "ok" not in answer:
+                return out(str(answer.get("error", answer)))
+            found = str(answer["ok"])
+            ready = AgentSpec(spec.label, found, spec.options, spec.source, found) if spec.source else spec
+            answer, _, _ = g.ask(("new", ready, "load-check", rules), limits.build_s)
+            if "ok" not in answer:
+                return out(str(answer.get("error", answer)))
+            return ready
+        except (NoAnswer, BotDied, Cheated) as e:
+            return out(f"while loading: {e}")
+        finally:
+            pool.done(g)
 
     with ThreadPoolExecutor(max(1, workers)) as ex:
         return list(ex.map(load, specs))
+
+
+def _file_spec(spec: AgentSpec) -> AgentSpec:
+    """An ``--include path/to/bot.py:Class`` spec with its path made absolute and checked."""
+    if not spec.source.endswith(".py"):
+        return spec
+    path = Path(spec.source).expanduser().resolve()
+    if not path.is_file():
+        raise ValueError(f"--include {spec.label!r}: bot file {spec.source!r} not found (looked for {path})")
+    return replace(spec, source=str(path))
 
 
 def run_tournament(
@@ -108,87 +167,213 @@ def run_tournament(
     deals: int = 100,
     time_limit_ms: float = 1000.0,
     workers: int = 1,
-    seed: int = 0,
+    key: bytes | None = None,
     block: int = 50,
     elo_prior: float = 1.0,
     kill_after_s: float | None = None,
     build_timeout_s: float = 30.0,
     strikes: int = 3,
-    start_method: str | None = None,
     log_dir: str | Path | None = None,
     progress: bool = False,
     records: str | Path | None = None,
     on_task: Callable[[Task, TaskResult], None] | None = None,
+    memory_mb: int = 4096,
+    log_bytes: int = 10 * 1024 * 1024,
+    journal: str | Path | None = None,
+    resume: bool = False,
+    own_uids: bool | None = None,
+    on_key: Callable[[bytes], None] | None = None,
 ) -> TournamentResult:
     """Every bot file of ``bots_dir`` (see :mod:`.discover`) and the ``include`` agents play a
-    round robin of duplicate deals (the arena's schedule), each bot in its own process; faults
-    forfeit deals (see the package docstring). ``log_dir`` receives each bot's printed output,
-    ``records`` one game record per deal (:mod:`sixtysix_env.arena.recording`)."""
+    round robin of duplicate deals (the arena's schedule), each bot in fresh processes of its own
+    for every task; faults forfeit deals (see the package docstring). The deals come from ``key``
+    (random when None: a new tournament each time). ``log_dir`` receives each bot's printed
+    output (``log_bytes`` at most per bot), ``records`` one game record per deal, ``journal`` each
+    finished block as it finishes (``resume``: play only what it lacks). ``own_uids`` (default:
+    when run as root) runs each bot under a user id of its own; ``on_key(key)`` is called once no
+    bot runs any more (to save a random key)."""
     r = get_rules(rules)
-    for name, value in (("deals", deals), ("block", block), ("workers", workers)):
+    for name, value in (("deals", deals), ("block", block), ("workers", workers), ("strikes", strikes)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise ValueError(f"{name} must be an integer of at least 1, got {value!r}")
-    if isinstance(strikes, bool) or not isinstance(strikes, int) or strikes < 1:
-        raise ValueError(f"strikes must be an integer of at least 1, got {strikes!r}")
+    for name, value in (("memory_mb", memory_mb), ("log_bytes", log_bytes)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} must be an integer of at least 1, got {value!r}")
+    if key is not None and (not isinstance(key, bytes) or len(key) < KEY_BYTES_MIN):
+        raise ValueError(f"key must be bytes, at least {KEY_BYTES_MIN} of them")
     limits = Limits.of(
         _positive("time_limit_ms", time_limit_ms),
         None if kill_after_s is None else _positive("kill_after_s", kill_after_s),
         _positive("build_timeout_s", build_timeout_s),
         strikes,
+        memory_mb,
+        log_bytes,
     )
     if limits.kill_after_s * 1000 <= limits.decision_ms:
         raise ValueError(f"kill_after_s={kill_after_s!r} must exceed the time limit of {time_limit_ms!r} ms")
+    if resume and journal is None:
+        raise ValueError("resume needs a journal (the results file of the run to continue)")
     record_dir = check_out_dir(records, what="--records") if records is not None else None
+    folder = Path(bots_dir).expanduser().resolve()
     files = bot_files(bots_dir)
     specs = [AgentSpec(p.stem, p.stem, (), str(p.resolve()), "") for p in files]
-    specs += [parse_agent_spec(text) for text in include]
+    specs += [_file_spec(parse_agent_spec(text)) for text in include]
     labels = [s.label for s in specs]
     clash = sorted({x for x in labels if labels.count(x) > 1})
     if clash:
         raise ValueError(f"bot names must be distinct, these appear twice: {', '.join(clash)}")
     if not specs:
         raise ValueError(f"no bots: {str(bots_dir)!r} has no *.py bot files and --include names none")
-    ctx = multiprocessing.get_context(check_start_method(start_method) or _default_start_method())
-    if ctx.get_start_method() == "forkserver":
-        ctx.set_forkserver_preload(["sixtysix_env.tournament.host"])
+    secret = key if key is not None else new_key()
     logs = Path(log_dir) if log_dir is not None else None
     if logs is not None:
         logs.mkdir(parents=True, exist_ok=True)
-    pool = HostPool(ctx, logs, keep=2 * workers + 2)
+    log_paths = {s.label: str(logs / f"{file_label(s.label)}.log") if logs else None for s in specs}
+    isolate = (os.geteuid() == 0) if own_uids is None else own_uids
+    hidden = unreadable_by_others(python_paths()) if isolate else None
+    if hidden is not None:
+        print(
+            f"tournament: the bots run under their own user ids and cannot read {hidden}: they can import "
+            "only what the host preloads (sixtysix_env, numpy), not the rest of Python's library or your "
+            f"packages. Install Python where other users can read it (chmod o+rx {hidden})",
+            file=sys.stderr,
+        )
+    if isolate and logs is not None:
+        os.chmod(logs, 0o700)  # bots under their own uids cannot read each other's logs
+    staging = Path(tempfile.mkdtemp(prefix="sixtysix-bots-")) if isolate else None
+    shown = {s.label: s.source for s in specs}
+    uids = {s.label: FIRST_UID + i for i, s in enumerate(specs)} if isolate else {}
+    if staging is not None:
+        specs = _stage(specs, folder, staging, uids)
+    pool = HostPool(limits, log_paths, uids)
+    journal_file: Journal | None = None
+    guard = SignalGuard(
+        pool.owner,
+        lambda bot, sig: _banned(pool, journal_file, bot, f"sent {sig} to the tournament host"),
+        pool.interrupt,
+    )
+    dumpable = _set_dumpable(False)
     try:
-        loaded = _load_bots(specs, pool, limits, workers, r)
-        ready = [x for x in loaded if isinstance(x, AgentSpec)]
-        entries = [x if isinstance(x, BotEntry) else BotEntry(x.label, x.source or x.label, "plays") for x in loaded]
-        if len(ready) < 2:
-            out = "; ".join(f"{b.label}: {b.reason}" for b in entries if b.status != "plays")
-            raise TournamentError(f"fewer than two bots can play ({len(ready)} of {len(specs)}): {out}", entries)
-        tasks = make_tasks(ready, deals, block, r, seed)
-
-        def finished(task: Task, res: TaskResult) -> None:
-            if record_dir is not None:
-                write_task_records(record_dir, task, res, source="tournament")
-                res.played.clear()
-            if on_task is not None:
-                on_task(task, res)
-
-        results = _play(tasks, pool, limits, forfeit_points(r), workers, progress, record_dir is not None, finished)
+        with guard:
+            loaded = _load_bots(specs, pool, limits, workers, r)
+            if pool.stopping.is_set():
+                raise Stopped
+            ready = [x for x in loaded if isinstance(x, AgentSpec)]
+            entries = [x if isinstance(x, BotEntry) else BotEntry(x.label, shown[x.label], "plays") for x in loaded]
+            entries = [replace(e, source=shown[e.label]) for e in entries]
+            if len(ready) < 2:
+                out = "; ".join(f"{b.label}: {b.reason}" for b in entries if b.status != "plays")
+                raise TournamentError(f"fewer than two bots can play ({len(ready)} of {len(specs)}): {out}", entries)
+            tasks = [
+                replace(t, seed=derive(secret, f"deals/{t.pair}/{t.block}"))
+                for t in make_tasks(ready, deals, block, r, 0)
+            ]
+            header = {
+                "journal": 1,
+                "key": fingerprint(secret),
+                "bots": [s.label for s in ready],
+                "rules": r.name,
+                "deals": deals,
+                "block": block,
+            }
+            done: dict[tuple[int, int, int], dict[str, Any]] = {}
+            if journal is not None:
+                jpath = Path(journal)
+                if resume and jpath.is_file():
+                    done, banned = read_journal(jpath, header)
+                    for label, reason in banned.items():
+                        pool.disqualify(label, reason)
+                journal_file = Journal(jpath, header, fresh=not resume)
+            results = _play(
+                tasks,
+                pool,
+                limits,
+                forfeit_points(r),
+                workers,
+                progress,
+                secret,
+                done,
+                journal_file,
+                record_dir,
+                on_task,
+            )
+    except Stopped:
+        raise KeyboardInterrupt from None
     finally:
         pool.close()
+        _set_dumpable(dumpable)
+        if journal_file is not None:
+            journal_file.close()
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
+        if on_key is not None:
+            on_key(secret)
     res = collect(
         [s.label for s in ready],
         tasks,
         [x[0] for x in results],
         rules=r,
-        seed=seed,
+        seed=fingerprint(secret),  # type: ignore[arg-type]
         deals=deals,
         block=block,
         elo_prior=elo_prior,
     )
     restarts: dict[str, int] = {}
-    for _, counts in results:
+    cpu: dict[str, float] = {}
+    for _, counts, spent in results:
         for label, n in counts.items():
             restarts[label] = restarts.get(label, 0) + n
-    return TournamentResult(entries, res, limits.decision_ms, limits.kill_after_s, forfeit_points(r), restarts)
+        for label, s in spent.items():
+            cpu[label] = cpu.get(label, 0.0) + s
+    entries = [
+        replace(e, status="disqualified", reason=pool.disqualified[e.label]) if e.label in pool.disqualified else e
+        for e in entries
+    ]
+    return TournamentResult(
+        entries, res, limits.decision_ms, limits.kill_after_s, forfeit_points(r), restarts, cpu, secret, isolate
+    )
+
+
+def python_paths() -> list[str]:
+    """The folders a bot's Python imports from: the standard library, site-packages, this package."""
+    paths = sysconfig.get_paths()
+    found = [paths[k] for k in ("stdlib", "platstdlib", "purelib", "platlib") if k in paths]
+    return [*dict.fromkeys(found), str(Path(__file__).resolve().parents[2])]
+
+
+def unreadable_by_others(folders: Sequence[str]) -> str | None:
+    """The first of ``folders`` or of their parents that a user other than its owner (a bot under
+    a user id of its own) cannot enter or list; None when they all can."""
+    for folder in folders:
+        path = Path(folder).resolve()
+        for part in [*reversed(path.parents), path]:
+            try:
+                mode = part.stat().st_mode
+            except OSError:
+                break  # not there: nothing to import from it
+            if not mode & 0o001 or (part == path and not mode & 0o004):
+                return str(part)
+    return None
+
+
+FIRST_UID = 61000
+"""Run as root, bot ``i`` plays under user id ``FIRST_UID + i`` (no such user needs to exist)."""
+
+
+def _banned(pool: HostPool, journal: Journal | None, label: str, reason: str) -> None:
+    if label not in pool.disqualified and journal is not None:
+        journal.disqualified(label, reason)
+    pool.disqualify(label, reason)
+
+
+def _set_dumpable(on: bool) -> bool:
+    """Make this process (non-)dumpable: not dumpable, a bot of the same user cannot read its
+    memory (``/proc/PID/mem``, ``ptrace``). The previous setting."""
+    from .sandbox import _libc, prctl
+
+    before = bool(_libc.prctl(3, 0, 0, 0, 0)) if _libc is not None and hasattr(_libc, "prctl") else True
+    prctl(PR_SET_DUMPABLE, int(on))
+    return before
 
 
 def _play(
@@ -198,24 +383,50 @@ def _play(
     points: int,
     workers: int,
     progress: bool,
-    keep_deals: bool,
+    secret: bytes,
+    done: dict[tuple[int, int, int], dict[str, Any]],
+    journal: Journal | None,
+    record_dir: Path | None,
     on_task: Callable[[Task, TaskResult], None] | None,
-) -> list[tuple[TaskResult, dict[str, int]]]:
+) -> list[tuple[TaskResult, dict[str, int], dict[str, float]]]:
     bar = None
+    todo = [t for t in tasks if (t.pair, t.block, t.track) not in done]
     if progress:
         try:
             from tqdm import tqdm
 
-            bar = tqdm(total=sum(t.size for t in tasks), unit="deal", desc="tournament")
+            bar = tqdm(total=sum(t.size for t in todo), unit="deal", desc="tournament")
         except ImportError:
             bar = None
     lock = threading.Lock()
     forfeits = [0]
+    finished: dict[tuple[int, int, int], tuple[Task, TaskResult, dict[str, int], dict[str, float]]] = {}
 
-    def one(task: Task) -> tuple[TaskResult, dict[str, int]]:
+    def block_done(task: Task, res: TaskResult, restarts: dict[str, int], cpu: dict[str, float]) -> None:
+        """Keep a task; once both tracks of its block are in, journal and record them."""
+        with lock:
+            finished[(task.pair, task.block, task.track)] = (task, res, restarts, cpu)
+            other = finished.get((task.pair, task.block, 1 - task.track))
+        if other is None and (task.pair, task.block, 1 - task.track) not in done:
+            return
+        pair = sorted(
+            [x for x in (finished[(task.pair, task.block, task.track)], other) if x], key=lambda x: x[0].track
+        )
+        if journal is not None:
+            journal.block([(t.pair, t.block, t.track, r, rs, c) for t, r, rs, c in pair])
+        for t, r, _, _ in pair:
+            if record_dir is not None:
+                write_task_records(record_dir, t, r, source="tournament")
+                r.played.clear()
+            if on_task is not None:
+                on_task(t, r)
+
+    def one(task: Task) -> tuple[TaskResult, dict[str, int], dict[str, float]]:
         a_spec, b_spec = task.specs
-        a = RemoteBot(a_spec, pool, limits, agent_seed(task, task.a_seat), task.rules)
-        b = RemoteBot(b_spec, pool, limits, agent_seed(task, 1 - task.a_seat), task.rules)
+        bots = [
+            RemoteBot(spec, pool, limits, derive(secret, f"bot/{agent_seed(task, seat)}"), task.rules)
+            for spec, seat in ((a_spec, task.a_seat), (b_spec, 1 - task.a_seat))
+        ]
         counted = [0]
 
         def tick() -> None:
@@ -225,22 +436,25 @@ def _play(
                     bar.update(1)
 
         try:
-            res = play_task(task, (a, b), forfeit_points=points, keep_deals=keep_deals, on_deal=tick)
+            res = play_task(
+                task, (bots[0], bots[1]), forfeit_points=points, keep_deals=record_dir is not None, on_deal=tick
+            )
         finally:
-            a.release()
-            b.release()
+            for b in bots:
+                b.release()
+        restarts = {b.name: b.restarts for b in bots}
+        cpu = {b.name: b.cpu_seconds for b in bots}
         with lock:
             forfeits[0] += len(res.faults)
             if bar is not None:
                 bar.update(max(0, task.size - counted[0]))
                 bar.set_postfix(forfeits=forfeits[0], refresh=False)
-            if on_task is not None:
-                on_task(task, res)
-        return res, {a.name: a.restarts, b.name: b.restarts}
+        block_done(task, res, restarts, cpu)
+        return res, restarts, cpu
 
     ex = ThreadPoolExecutor(workers)
     try:
-        return list(ex.map(one, tasks))
+        played = dict(zip([(t.pair, t.block, t.track) for t in todo], ex.map(one, todo), strict=True))
     except BaseException:  # Ctrl-C: end the games now, kill the bots, then let it through
         pool.interrupt()
         raise
@@ -248,3 +462,13 @@ def _play(
         ex.shutdown(wait=True, cancel_futures=True)
         if bar is not None:
             bar.close()
+    if pool.stopping.is_set():
+        raise Stopped
+    out = []
+    for t in tasks:
+        k = (t.pair, t.block, t.track)
+        if k in played:
+            out.append(played[k])
+        else:
+            out.append((done[k]["result"], done[k]["restarts"], done[k]["cpu"]))
+    return out

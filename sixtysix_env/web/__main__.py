@@ -4,7 +4,9 @@
   python -m sixtysix_env.web --opponent heuristic --rules santase
   python -m sixtysix_env.web --opponent mybot.py:MyBot   # your own bot (a class with act(info, rng))
 
-The page only listens on this computer (127.0.0.1) unless --host says otherwise.
+The page only listens on this computer (127.0.0.1) unless --host says otherwise. The API has no
+authentication: with --host beyond this computer, anyone who can reach the address can play and
+read the records folder (docs/web-security.md).
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ import socket
 import sys
 from pathlib import Path
 
+from ..checks import cli_int
 from .game import rule_choices
+from .guard import is_loopback
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -22,7 +26,14 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m sixtysix_env.web", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this computer only)")
-    p.add_argument("--port", type=int, default=8066, help="port (default 8066; 0 picks a free one)")
+    p.add_argument("--port", type=cli_int, default=8066, help="port (default 8066; 0 picks a free one)")
+    p.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="another name this server answers to in the Host header (a LAN name or address; repeatable)",
+    )
     p.add_argument(
         "--opponent",
         default="pimc",
@@ -43,7 +54,7 @@ def _parser() -> argparse.ArgumentParser:
         type=Path,
         help="folder where finished games are saved and replays are listed (default ./sixtysix-records)",
     )
-    p.add_argument("--seed", type=int, default=None, help="seed for the deals and the opponent (default: random)")
+    p.add_argument("--seed", type=cli_int, default=None, help="seed for the deals and the opponent (default: random)")
     return p
 
 
@@ -58,7 +69,9 @@ def main(argv: list[str] | None = None) -> None:
     if not 0 <= args.port <= 65535:
         sys.exit(f"--port {args.port} is out of range: use 0..65535 (0 picks a free port)")
     try:
-        app = create_app(args.opponent, args.rules, records=args.records, seed=args.seed)
+        app = create_app(
+            args.opponent, args.rules, records=args.records, seed=args.seed, host=args.host, allow_hosts=args.allow_host
+        )
     except ValueError as e:
         sys.exit(f"error: {e}")
     except Exception as e:  # a bot's constructor may raise anything on bad options
@@ -72,6 +85,14 @@ def main(argv: list[str] | None = None) -> None:
         server = make_server(args.host, args.port, app, threaded=True)
     except OSError as e:
         sys.exit(f"cannot listen on {args.host}:{args.port}: {e.strerror or e} (try another --port, or 0)")
+    if not is_loopback(args.host):
+        print(
+            f"WARNING: listening on {args.host}, beyond this computer. The API has NO authentication: anyone who "
+            "can reach this address can play, start games and read the replays of the records folder. Use "
+            "--host 127.0.0.1 unless you mean it.",
+            file=sys.stderr,
+            flush=True,
+        )
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"Sixty-Six: open http://{host}:{server.server_port}/ in your browser (Ctrl+C to stop)", flush=True)
     print(f"  opponent {args.opponent}, rules {args.rules}, games saved in {args.records}/", flush=True)

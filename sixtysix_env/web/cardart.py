@@ -11,7 +11,10 @@ from ..cards import NUM_CARDS, Rank, card_str, rank_of, suit_of
 
 __all__ = ["CARD_H", "CARD_W", "back_svg", "card_svg", "all_cards"]
 
-CARD_W, CARD_H = 200, 280
+CARD_W = 200
+"""Width of a card picture in SVG units."""
+CARD_H = 280
+"""Height of a card picture in SVG units."""
 
 # Suit shapes in a 100 x 100 box: clubs, spades, hearts, diamonds.
 _SUIT_PATHS = (

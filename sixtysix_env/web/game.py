@@ -10,16 +10,19 @@ so the page can show them one at a time.
 
 from __future__ import annotations
 
+import copy
 import random
 import re
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ..agents.base import Agent, first_position_fault
 from ..agents.spec import AgentSpec
 from ..agents.table_registry import TABLE_AGENTS, make_table_agent
+from ..checks import as_index
 from ..match import Match
 from ..multiplayer import FOUR_PRESETS, THREE_PRESETS, FourDeal, TableMatch, ThreeDeal
 from ..records import match_record, save_record
@@ -30,7 +33,9 @@ from .view import log_line, result_line, seat_view
 __all__ = ["AgentFailed", "GameStateError", "HUMAN", "TABLE_GAMES", "WebGame", "probe", "rule_choices", "seat_agent"]
 
 HUMAN = 0
+"""The human's seat in a web game."""
 TABLE_GAMES = {"three": ThreeDeal, "four": FourDeal}
+"""The three- and four-player deal classes the page can play, by game name."""
 
 
 def rule_choices() -> dict[str, tuple[str, Any, str]]:
@@ -92,6 +97,8 @@ class WebGame:
         )
         self.log: list[list[str]] = [[]]
         self.finished: list[Any] = []
+        self.person_moves = 0
+        """The person's moves so far: the server never drops a game the person played in for an untouched one."""
         self.lock = threading.Lock()
         self.record_path: Path | None = None
         if records is not None:
@@ -137,8 +144,23 @@ class WebGame:
         if self.deal.is_over:
             self.finished.append(self.deal)
             self.log[-1].append(result_line(self.deal, self.text_names))
-            self._save()
         return text
+
+    def _atomic(self, call: Callable[[], list[dict[str, Any]]]) -> list[dict[str, Any]]:
+        """Run ``call`` (the person's move and the agents' replies, or a new deal) all or nothing:
+        when an agent fails, the game goes back to where it was, so a retry can work and the game
+        is never stuck half way. The record is written once the whole step has happened."""
+        saved = copy.deepcopy((self.match, self.log, self.agent_rng))
+        finished = len(self.finished)
+        try:
+            steps = call()
+        except Exception:
+            self.match, self.log, self.agent_rng = saved
+            del self.finished[finished:]
+            raise
+        if len(self.finished) > finished:
+            self._save()
+        return steps
 
     def _save(self) -> None:
         """Write the match so far; a failure (disk full, no permission) is shown, not raised."""
@@ -159,6 +181,10 @@ class WebGame:
         except OSError as e:
             self.record_error = f"could not save the game to {self.record_path}: {e}"
 
+    def start(self) -> list[dict[str, Any]]:
+        """The agents' moves before the person's first turn (all or nothing, as :meth:`play`)."""
+        return self._atomic(self.run_agent)
+
     def run_agent(self) -> list[dict[str, Any]]:
         """Let the agent act until the person is to act or the deal ends; one step per agent move."""
         steps = []
@@ -167,16 +193,18 @@ class WebGame:
             p = deal.current_player
             info = deal.information_state(p)
             try:
-                action = self.agents[p].act(info, self.agent_rng)
+                answer = self.agents[p].act(info, self.agent_rng)
             except Exception as e:
-                raise AgentFailed(f"the opponent {self.spec.label!r} raised {type(e).__name__}: {e}") from e
-            if not isinstance(action, int) or isinstance(action, bool) or not deal.is_legal(action):
+                raise AgentFailed(f"the opponent {self.spec.label!r} raised {type(e).__name__}: {str(e)[:300]}") from e
+            action = as_index(answer)
+            if action is None or not deal.is_legal(action):
                 legal = ", ".join(str(a) for a in deal.legal_actions())
                 raise AgentFailed(
-                    f"the opponent {self.spec.label!r} answered {action!r}, which is not legal here (legal: {legal})"
+                    f"the opponent {self.spec.label!r} answered {repr(answer)[:80]}, which is not legal here "
+                    f"(legal: {legal})"
                 )
-            text = self._apply(int(action))
-            steps.append({"action": int(action), "text": text, "view": self.view(), "by": p})
+            text = self._apply(action)
+            steps.append({"action": action, "text": text, "view": self.view(), "by": p})
         return steps
 
     def play(self, action: object) -> list[dict[str, Any]]:
@@ -187,13 +215,19 @@ class WebGame:
         if self.deal.current_player != HUMAN:
             raise GameStateError("it is the opponent's turn, not yours")
         if not isinstance(action, int) or isinstance(action, bool):
-            raise ValueError(f"action must be an integer action id from the view's legal list, got {action!r}")
+            raise ValueError(f"action must be an integer action id from the view's legal list, got {repr(action)[:60]}")
         legal = self.deal.information_state(HUMAN).legal_actions()
         if action not in legal:
             names = ", ".join(str(a) for a in legal)
             raise ValueError(f"action {action} is not legal now: legal actions are {names}")
-        text = self._apply(action)
-        return [{"action": action, "text": text, "view": self.view(), "by": HUMAN}, *self.run_agent()]
+
+        def move() -> list[dict[str, Any]]:
+            text = self._apply(action)
+            return [{"action": action, "text": text, "view": self.view(), "by": HUMAN}, *self.run_agent()]
+
+        steps = self._atomic(move)
+        self.person_moves += 1
+        return steps
 
     def next_deal(self) -> list[dict[str, Any]]:
         """Deal the next deal of the match (the previous one must be over)."""
@@ -201,6 +235,10 @@ class WebGame:
             raise GameStateError("the current deal is still being played")
         if self.match.is_over:
             raise GameStateError("the match is over: start a new match")
-        self.match.next_deal()
-        self.log.append([])
-        return self.run_agent()
+
+        def deal() -> list[dict[str, Any]]:
+            self.match.next_deal()
+            self.log.append([])
+            return self.run_agent()
+
+        return self._atomic(deal)

@@ -43,9 +43,10 @@ function suitSpan(s) {
 
 async function api(method, path, body) {
   const options = { method, headers: {} };
-  if (body !== undefined) {
+  // the server takes POST bodies as application/json only (cross-site pages cannot send that)
+  if (body !== undefined || method === "POST") {
     options.headers["Content-Type"] = "application/json";
-    options.body = typeof body === "string" ? body : JSON.stringify(body);
+    options.body = body === undefined ? "{}" : typeof body === "string" ? body : JSON.stringify(body);
   }
   const response = await fetch(path, options);
   let data;
@@ -373,10 +374,10 @@ async function showSteps(steps, finalView) {
       await sleep(PAUSE_MS);
     }
     state.view = step.view;
-    render(step.view, { locked: true });
+    if (state.mode === "play") render(step.view, { locked: true });
   }
   state.view = finalView;
-  render(finalView);
+  if (state.mode === "play") render(finalView);
 }
 
 async function run(call) {
@@ -387,7 +388,7 @@ async function run(call) {
     await call();
   } catch (e) {
     showError(e);
-    if (state.view) render(state.view);
+    if (state.view && state.mode === "play") render(state.view); // a failed move was taken back
   } finally {
     setBusy(false);
   }
@@ -427,6 +428,7 @@ function nextDeal() {
 function renderReplay() {
   const r = state.replay;
   const controls = ["replay-first", "replay-prev", "replay-next", "replay-last"];
+  $("board").hidden = !r; // no record chosen yet: no table, not the live game's
   if (!r) {
     controls.forEach((id) => ($(id).disabled = true));
     return;
@@ -497,6 +499,7 @@ function setMode(mode) {
       renderReplay();
     }
   } else {
+    $("board").hidden = false;
     $("log-title").textContent = "This deal";
     if (state.view) render(state.view);
   }

@@ -1,0 +1,177 @@
+"""MkDocs hook: tables written from the code at build time, so the site cannot drift from it.
+
+A page asks for one with a comment line such as ``<!-- generated: vector-layout -->``; the
+variant table page (docs/rules.md) is replaced by a fresh ``rulesdoc`` rendering. An unknown
+name is a warning, which fails the strict build.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Callable
+from typing import Any
+
+from mkdocs.plugins import get_plugin_logger
+
+log = get_plugin_logger("generated")
+
+MARKER = re.compile(r"^<!-- generated: ([\w-]+) -->$", re.M)
+
+
+def _row(*cells: object) -> str:
+    return "| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |"
+
+
+def _span(start: int, size: int) -> str:
+    return f"{start}–{start + size - 1}" if size > 1 else str(start)
+
+
+def vector_layout() -> str:
+    """The two-player vector observation, one row per ``VECTOR_LAYOUT`` part."""
+    from sixtysix_env.observers import VECTOR_LAYOUT
+
+    rows = ["| index | part | meaning |", "|---|---|---|"]
+    rows += [_row(_span(p.start, p.size), f"`{name}`", p.description) for name, p in VECTOR_LAYOUT.items()]
+    return "\n".join(rows)
+
+
+def table_layout(n: int) -> str:
+    """The three- or four-player vector observation, one row per ``table_layout(n)`` part."""
+    from sixtysix_env.multiplayer.observers import table_layout as layout
+
+    rows = ["| index | part | meaning |", "|---|---|---|"]
+    rows += [_row(_span(p.start, p.size), f"`{name}`", p.description) for name, p in layout(n).items()]
+    return "\n".join(rows)
+
+
+def _action_rows(ids: range, text: Callable[[int], str], label: Callable[[int], str]) -> list[str]:
+    rows = ["| id | text | action |", "|---:|---|---|"]
+    for a in ids:
+        try:
+            rows.append(_row(a, f"`{text(a)}`", label(a)))
+        except ValueError:
+            rows.append(_row(a, "", "never legal in this game"))
+    return rows
+
+
+def actions_two() -> str:
+    """Every two-player action id with its text form and label (``sixtysix_env.actions``)."""
+    from sixtysix_env.actions import NUM_ACTIONS, action_label, action_str
+
+    return "\n".join(_action_rows(range(NUM_ACTIONS), action_str, action_label))
+
+
+def actions_table() -> str:
+    """Every three- and four-player action id (``sixtysix_env.multiplayer.actions``)."""
+    from sixtysix_env.multiplayer.actions import NUM_TABLE_ACTIONS, table_action_label, table_action_str
+
+    return "\n".join(_action_rows(range(NUM_TABLE_ACTIONS), table_action_str, table_action_label))
+
+
+def _allowed(module: Any) -> dict[str, str]:
+    """The values the code accepts for the common options of one env module."""
+    from sixtysix_env.envs.options import CLAIMING, EPISODES
+    from sixtysix_env.observers import ENCODERS
+    from sixtysix_env.rewards import REWARD_SCHEMES
+
+    def quoted(values: Any) -> str:
+        return ", ".join(f'`"{v}"`' for v in values)
+
+    name = module.raw_env.metadata["name"]
+    if name == "sixtysix_v0":
+        from sixtysix_env.rules import preset_names
+
+        presets = quoted(preset_names()) + ", or a `Rules` object"
+    else:
+        from sixtysix_env.multiplayer.rules import FOUR_PRESETS, THREE_PRESETS
+
+        kind = "ThreeRules" if name == "sixtysix_three_v0" else "FourRules"
+        presets = quoted(THREE_PRESETS if kind == "ThreeRules" else FOUR_PRESETS) + f", or a `{kind}` object"
+    return {
+        "rules": presets,
+        "observation": quoted(ENCODERS),
+        "reward": quoted(REWARD_SCHEMES),
+        "episode": quoted(EPISODES),
+        "claiming": quoted(CLAIMING) + " or `None` (as the rules say)",
+        "render_mode": quoted(module.raw_env.metadata["render_modes"]) + " or `None`",
+    }
+
+
+def env_options(module: Any) -> str:
+    """The keyword options of an env module's ``env()`` and ``raw_env()``, defaults from their signatures."""
+    allowed = _allowed(module)
+    rows = ["| option | default | allowed | of |", "|---|---|---|---|"]
+    params = [(p, "`raw_env()`, `env()`") for p in inspect.signature(module.raw_env.__init__).parameters.values()]
+    params += [(p, "`env()` only") for p in inspect.signature(module.env).parameters.values()]
+    for p, where in params:
+        if p.name == "self" or p.kind in (p.VAR_KEYWORD, p.VAR_POSITIONAL):
+            continue
+        default = "" if p.default is p.empty else f"`{p.default!r}`"
+        rows.append(_row(f"`{p.name}`", default, allowed.get(p.name, "see below"), where))
+    return "\n".join(rows)
+
+
+def gym_options() -> str:
+    """The keyword options of ``gymnasium.make("SixtySix-v0", ...)`` from ``SixtySixEnv``'s signature."""
+    from sixtysix_env.envs import sixtysix_v0
+    from sixtysix_env.envs.gym_env import SixtySixEnv
+
+    allowed = _allowed(sixtysix_v0)
+    rows = ["| option | default | allowed |", "|---|---|---|"]
+    for p in inspect.signature(SixtySixEnv.__init__).parameters.values():
+        if p.name == "self" or p.kind in (p.VAR_KEYWORD, p.VAR_POSITIONAL):
+            continue
+        default = "" if p.default is p.empty else f"`{p.default!r}`"
+        rows.append(_row(f"`{p.name}`", default, allowed.get(p.name, "see below")))
+    return "\n".join(rows)
+
+
+def env_docstring(module: Any) -> str:
+    """An env module's docstring: its PettingZoo-style summary, options, rewards and layout."""
+    return inspect.cleandoc(module.__doc__ or "")
+
+
+def _env(name: str) -> Any:
+    import importlib
+
+    return importlib.import_module(f"sixtysix_env.envs.{name}")
+
+
+GENERATORS: dict[str, Callable[[], str]] = {
+    "vector-layout": vector_layout,
+    "table-layout-3": lambda: table_layout(3),
+    "table-layout-4": lambda: table_layout(4),
+    "actions-two": actions_two,
+    "actions-table": actions_table,
+    "options-two": lambda: env_options(_env("sixtysix_v0")),
+    "options-three": lambda: env_options(_env("sixtysix_three_v0")),
+    "options-four": lambda: env_options(_env("sixtysix_four_v0")),
+    "options-gym": gym_options,
+    "docstring-two": lambda: env_docstring(_env("sixtysix_v0")),
+    "docstring-three": lambda: env_docstring(_env("sixtysix_three_v0")),
+    "docstring-four": lambda: env_docstring(_env("sixtysix_four_v0")),
+}
+"""Every table a page may ask for, by the name in its marker."""
+
+
+def expand(markdown: str, where: str) -> str:
+    """``markdown`` with every marker replaced by its table."""
+
+    def one(m: re.Match[str]) -> str:
+        name = m.group(1)
+        if name not in GENERATORS:
+            log.warning(f"{where}: no generated table {name!r}; known: {', '.join(GENERATORS)}")
+            return m.group(0)
+        return GENERATORS[name]()
+
+    return MARKER.sub(one, markdown)
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
+    """Fill the markers; the variant table page is rendered afresh from the rules dataclasses."""
+    if page.file.src_uri == "rules.md":
+        from sixtysix_env.rulesdoc import render_rules_page
+
+        markdown = render_rules_page()
+    return expand(markdown, page.file.src_uri)

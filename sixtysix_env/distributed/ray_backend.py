@@ -1,0 +1,191 @@
+"""``RayExecutor``: ``map(fn, tasks)`` over a Ray cluster, results in task order.
+
+It stands where the arena, the gap benchmark and the tournament use a process pool: ``map``
+is lazy and ordered like ``concurrent.futures.Executor.map``, and :func:`ray_map` mirrors
+``arena.workers.map_tasks``. Every task already carries its own seeds, so a result depends on
+the task alone, never on the node or the order in which they finish: a run on a cluster gives
+the same tables as the local run with the same seed.
+
+Each task is one Ray task (one CPU): the worker first applies the caller's agent registrations
+and one compute thread per process (``arena.workers._init_worker``), then calls ``fn(task)``.
+At most ``window`` tasks are in flight (default twice the cluster's CPUs), so an interrupt or
+an error cancels little work, and the pending ones are cancelled before the error goes up.
+
+The workers import ``sixtysix_env`` (and a bot's file from its path): install the package in the
+same environment on every node, as ``docs/ray.md`` says.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.machinery
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, TypeVar
+
+from .address import RAY_MISSING, check_ray_address
+
+__all__ = ["THREAD_VARS", "RayExecutor", "import_ray", "ray_map"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+THREAD_VARS = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
+"""Environment of every Ray worker: one math thread each (see ``arena.workers._init_worker``)."""
+
+
+def import_ray() -> Any:
+    """The ``ray`` module, or an ImportError saying how to install it."""
+    try:
+        import ray
+    except ImportError:
+        raise ImportError(RAY_MISSING) from None
+    return ray
+
+
+def _ship_by_value(fn: Callable[..., Any]) -> None:
+    """A function from a script that the workers cannot import (``benchmarks/bench_gap.py``
+    loaded from its path) travels by value, with its module's classes, instead of by name."""
+    while isinstance(fn, functools.partial):
+        fn = fn.func
+    name = getattr(fn, "__module__", None) or "__main__"
+    module = sys.modules.get(name)
+    if name == "__main__" or module is None:
+        return  # __main__ is sent by value already
+    if importlib.machinery.PathFinder.find_spec(name.partition(".")[0]) is None:
+        from ray import cloudpickle
+
+        cloudpickle.register_pickle_by_value(module)
+
+
+def _run_one(packed: tuple[Callable[[Any], Any], dict[str, Any]], task: Any) -> Any:
+    """One task on a Ray worker: the caller's registrations and one thread, then ``fn(task)``."""
+    from ..arena.workers import _init_worker
+
+    fn, registrations = packed
+    _init_worker(registrations)
+    return fn(task)
+
+
+class RayExecutor:
+    """A Ray connection that maps functions over tasks (use it as a context manager).
+
+    ``address``: see :mod:`.address` (``"local"`` starts a cluster of ``num_cpus`` CPUs in this
+    process and stops it at the end). When Ray is already initialized in this process, that
+    connection is used and left open. ``registrations``: agent names the caller added with
+    ``register_agent`` (``arena.workers.registrations_for``), applied on every worker."""
+
+    def __init__(
+        self,
+        address: str = "local",
+        *,
+        num_cpus: int | None = None,
+        registrations: dict[str, Any] | None = None,
+        window: int | None = None,
+    ) -> None:
+        self.address = check_ray_address(address)
+        for name, value in (("num_cpus", num_cpus), ("window", window)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+                raise ValueError(f"{name} must be an integer of at least 1 or None, got {value!r}")
+        if num_cpus is not None and self.address != "local":
+            raise ValueError(f"num_cpus={num_cpus} sizes a local cluster only; the cluster at {address!r} has its own")
+        self.num_cpus = num_cpus
+        self.registrations = dict(registrations or {})
+        self.window = window
+        self._ray: Any = None
+        self._owns = False
+        self._remote: Any = None
+
+    def __enter__(self) -> RayExecutor:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.shutdown()
+
+    def start(self) -> None:
+        """Connect (or start the local cluster); a second call does nothing."""
+        if self._ray is not None:
+            return
+        ray = import_ray()
+        if not ray.is_initialized():
+            env = {"env_vars": dict(THREAD_VARS)}
+            kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "runtime_env": env}
+            if self.address == "local":
+                ray.init(num_cpus=self.num_cpus, _node_ip_address="127.0.0.1", **kwargs)  # this machine only
+            else:
+                ray.init(address=self.address, **kwargs)
+            self._owns = True
+        self._ray = ray
+        self._remote = ray.remote(num_cpus=1, max_retries=0)(_run_one)
+
+    def shutdown(self) -> None:
+        """Disconnect; a local cluster started here stops."""
+        if self._ray is not None and self._owns:
+            self._ray.shutdown()
+        self._ray, self._owns, self._remote = None, False, None
+
+    def cluster_cpus(self) -> int:
+        """The cluster's CPUs (at least 1): the default window is twice that."""
+        self.start()
+        return max(1, int(self._ray.cluster_resources().get("CPU", 1)))
+
+    def map(self, fn: Callable[[T], R], tasks: Iterable[T]) -> Iterator[R]:
+        """``fn(t)`` for each task, yielded in task order as the cluster finishes them."""
+        self.start()
+        return self._ordered(fn, list(tasks))
+
+    def _ordered(self, fn: Callable[[T], R], tasks: list[T]) -> Iterator[R]:
+        ray = self._ray
+        window = self.window or 2 * self.cluster_cpus()
+        _ship_by_value(fn)
+        packed = ray.put((fn, self.registrations))
+        index_of: dict[Any, int] = {}
+        done: dict[int, Any] = {}
+        submitted = delivered = 0
+        try:
+            while delivered < len(tasks):
+                while submitted < len(tasks) and len(index_of) < window:
+                    index_of[self._remote.remote(packed, tasks[submitted])] = submitted
+                    submitted += 1
+                if delivered not in done:
+                    ready, _ = ray.wait(list(index_of), num_returns=1)
+                    for ref in ready:
+                        done[index_of.pop(ref)] = ref
+                    continue
+                yield _get(ray, done.pop(delivered))
+                delivered += 1
+        finally:
+            for ref in index_of:  # an error, an interrupt or a consumer that stopped early
+                ray.cancel(ref)
+
+
+def _get(ray: Any, ref: Any) -> Any:
+    """The task's result; its own exception (a ValueError stays one) when it raised."""
+    try:
+        return ray.get(ref)
+    except ray.exceptions.RayTaskError as e:
+        cause = getattr(e, "cause", None)
+        if isinstance(cause, Exception):
+            raise cause from None
+        raise
+
+
+def ray_map(
+    fn: Callable[[T], R],
+    tasks: Sequence[T],
+    address: str,
+    *,
+    registrations: dict[str, Any] | None = None,
+    on_result: Callable[[T, R], None] | None = None,
+    num_cpus: int | None = None,
+) -> list[R]:
+    """``arena.workers.map_tasks`` on the Ray cluster at ``address``: ``[fn(t) for t in tasks]``
+    in order, ``on_result`` seeing each in order as it arrives."""
+    out: list[R] = []
+    with RayExecutor(address, num_cpus=num_cpus, registrations=registrations) as ex:
+        for task, res in zip(tasks, ex.map(fn, tasks), strict=True):
+            out.append(res)
+            if on_result is not None:
+                on_result(task, res)
+    return out

@@ -1,0 +1,77 @@
+"""TorchRL's GymWrapper and Collector on the batched engine (``make_vec(..., "vector_entry_point")``):
+every decision one frame, the terminal ``("next", "observation")`` the finished deal's. Runs in
+``.venvs/torchrl`` (``ci/frameworks.sh torchrl``); skipped where TorchRL is not installed."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("torchrl")
+pytest.importorskip("numba")
+
+import gymnasium as gym
+import torch
+from tensordict.nn import TensorDictModule
+from torchrl.collectors import Collector
+from torchrl.envs import GymWrapper
+
+import sixtysix_env  # noqa: F401  (registers SixtySix-v0)
+from sixtysix_env.fast.vector_env import SixtySixVectorEnv
+
+from .vector_episodes import Episode, collect, lowest_legal
+
+
+class LowestLegal(torch.nn.Module):
+    def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        return torch.as_tensor(lowest_legal(obs.numpy(), mask.numpy()))
+
+
+def _episodes(batch, num_envs):
+    out = []
+    for i in range(num_envs):
+        eps, ep = [], None
+        row = batch[i]
+        for t in range(row.shape[0]):
+            if ep is None:
+                ep = Episode([row["observation"][t].numpy().copy()])
+            ep.actions.append(int(row["action"][t]))
+            ep.rewards.append(float(row["next", "reward"][t]))
+            ep.observations.append(row["next", "observation"][t].numpy().copy())
+            if bool(row["next", "done"][t]):
+                eps.append(ep)
+                ep = None
+        out.append(eps)
+    return out
+
+
+def test_gym_wrapper_reads_the_mode_and_collects_every_decision():
+    n, steps = 6, 150
+    # the mask comes in through the infos ("action_mask"): TorchRL 0.14 cannot read a Dict final_obs
+    vec = gym.make_vec("SixtySix-v0", n, vectorization_mode="vector_entry_point", opponent="heuristic")
+    assert vec.autoreset_mode is gym.vector.AutoresetMode.SAME_STEP  # TorchRL reads the attribute
+    resets = []
+    reset = vec.reset
+    vec.reset = lambda **kwargs: resets.append(kwargs.get("seed")) or reset(**kwargs)
+    env = GymWrapper(vec, categorical_action_encoding=True)
+    env.set_seed(3)
+    policy = TensorDictModule(LowestLegal(), in_keys=["observation", "action_mask"], out_keys=["action"])
+    collector = Collector(env, policy, frames_per_batch=n * steps, total_frames=n * steps)
+    batch = next(iter(collector))
+    collector.shutdown()
+    assert batch.shape == (n, steps)
+    got = _episodes(batch, n)
+    # the same deals through the env itself, reset as TorchRL reset it (once with seed=3)
+    assert resets.count(3) == 1
+    want, _ = collect(SixtySixVectorEnv(n, opponent="heuristic", seed=3), steps, seeds=resets)
+    finished = 0
+    for a, b in zip(want, got, strict=True):
+        k = min(len(a), len(b))
+        assert k >= 2 and [e.key() for e in a[:k]] == [e.key() for e in b[:k]]
+        finished += k
+    assert finished > 20
+
+
+def test_gym_wrapper_refuses_the_next_step_mode_it_cannot_read():
+    vec = SixtySixVectorEnv(2, autoreset_mode="NextStep")
+    with pytest.raises(RuntimeError, match="SAME_STEP"):
+        GymWrapper(vec, categorical_action_encoding=True)

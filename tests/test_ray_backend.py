@@ -1,0 +1,202 @@
+"""The Ray backend on a real local cluster: results in task order, errors, registrations, and the
+arena, gap benchmark and tournament giving on Ray exactly what they give locally for one seed.
+
+Needs ray (the ``rllib`` extra): CI runs this file in that venv (``ci/frameworks.sh rllib``);
+the main suite does not collect it where ray is missing (``tests/conftest.py``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ray = pytest.importorskip("ray")
+
+from sixtysix_env.agents import AGENTS  # noqa: E402
+from sixtysix_env.distributed import RayExecutor, ray_map  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """One small local cluster for the module (2 CPUs), shut down at the end. Ray gives its node
+    30 s to start; on a loaded machine that can pass, so it is tried twice."""
+    for attempt in (1, 2):
+        try:
+            ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, _node_ip_address="127.0.0.1")
+            break
+        except Exception as e:
+            ray.shutdown()
+            if attempt == 2 or "timed out during startup" not in str(e):
+                raise
+    try:
+        yield
+    finally:
+        ray.shutdown()
+
+
+def _slow_square(x: int) -> int:
+    time.sleep(0.02 * (5 - x % 5))  # later tasks finish first
+    return x * x
+
+
+def _fails_on_three(x: int) -> int:
+    if x == 3:
+        raise ValueError(f"task {x} refuses")
+    return x
+
+
+def _registered_name(name: str) -> str:
+    return type(AGENTS[name]()).__name__
+
+
+class _Registered:
+    pass
+
+
+def test_map_returns_results_in_task_order(cluster):
+    seen = []
+    out = ray_map(_slow_square, list(range(12)), "local", on_result=lambda t, r: seen.append((t, r)))
+    assert out == [x * x for x in range(12)]
+    assert seen == [(x, x * x) for x in range(12)]  # on_result in schedule order too
+    assert ray.is_initialized()  # a connection it did not open stays open
+
+
+def test_map_is_lazy_and_ordered_with_a_small_window(cluster):
+    with RayExecutor("local", window=2) as ex:
+        it = ex.map(_slow_square, range(7))
+        assert next(it) == 0
+        assert list(it) == [x * x for x in range(1, 7)]
+
+
+def test_a_task_error_reaches_the_caller_as_itself(cluster):
+    with pytest.raises(ValueError) as e, RayExecutor("local", window=2) as ex:
+        list(ex.map(_fails_on_three, range(8)))
+    assert type(e.value) is ValueError and str(e.value) == "task 3 refuses"  # not Ray's wrapper and traceback
+
+
+def _mark(job: tuple[str, int]) -> int:
+    folder, x = job
+    if x == 1:
+        raise ValueError("stop here")
+    time.sleep(1.0 if x == 0 else 6.0)  # the later ones are still running when 1's error arrives
+    Path(folder, str(x)).touch()
+    return x
+
+
+def test_after_an_error_the_tasks_in_flight_are_cancelled_and_no_more_start(cluster, tmp_path):
+    # window 2: 0 and 1 start, 1 fails at once, 2 and 3 start while 0 runs; 0 is delivered, then
+    # 1's error, which cancels 2 and 3 (running or queued) before it reaches the caller
+    jobs = [(str(tmp_path), x) for x in range(12)]
+    with pytest.raises(ValueError, match="stop here"), RayExecutor("local", window=2) as ex:
+        list(ex.map(_mark, jobs))
+    time.sleep(8.0)  # a task not cancelled would have finished by now
+    assert sorted(int(p.name) for p in tmp_path.iterdir()) == [0]
+
+
+# ------------------------------------------------------------------ the arena, the gap benchmark
+
+
+def _tables(res):
+    """Everything of an arena result except the decision times (measured, so machine-dependent)."""
+    from sixtysix_env.arena.writers import elo_rows, pair_rows
+
+    return pair_rows(res), elo_rows(res), res.deal_records, res.match_records, res.decisions, res.faults
+
+
+def test_the_arena_on_ray_gives_the_local_tables(cluster):
+    from sixtysix_env.arena import run_arena
+
+    kwargs = {"deals": 12, "block": 4, "seed": 7, "rules": "standard"}
+    local = run_arena(["heuristic", "random", "pimc:samples=2"], **kwargs)
+    on_ray = run_arena(["heuristic", "random", "pimc:samples=2"], ray_address="local", **kwargs)
+    assert len(local.deal_records) >= 3 * 2 * 12
+    assert _tables(on_ray) == _tables(local)
+
+
+def test_the_gap_benchmark_on_ray_gives_the_local_pairs(cluster):
+    from sixtysix_env.agents.spec import parse_agent_spec
+    from tests.scripts import load_script
+
+    gap = load_script("benchmarks/bench_gap.py")
+    me, them = parse_agent_spec("pimc:samples=2"), parse_agent_spec("heuristic")
+    rules = gap.get_rules("standard")
+    local = gap.run("pimc", me, them, rules, 12, 5, progress=False)
+    with RayExecutor("local") as ex:
+        blocks = []
+        on_ray = gap.run("pimc", me, them, rules, 12, 5, progress=False, executor=ex, on_block=blocks.append)
+    assert on_ray.pair_points == local.pair_points and on_ray.pair_decisions == local.pair_decisions
+    assert len(local.pair_points) == 12 and len(blocks) == 3  # blocks of 5 pairs, each seen in order
+
+
+# ------------------------------------------------------------------ a cluster as a user starts one
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _kill_leftovers(marker: str) -> None:
+    """Any process of this test's cluster still alive (its command line names the temp dir)."""
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+        except OSError:
+            continue
+        if marker in cmd and int(pid) != os.getpid():
+            with contextlib.suppress(OSError):
+                os.kill(int(pid), signal.SIGKILL)
+
+
+@pytest.fixture
+def head(tmp_path_factory):
+    """``ray start --head`` in a temp dir of its own (2 CPUs), its address; stopped after, with
+    every process it started (not ``ray stop``, which would end every Ray of the machine)."""
+    temp = tmp_path_factory.mktemp("rayhead")
+    log = temp / "head.log"
+    cmd = [str(Path(sys.executable).with_name("ray")), "start", "--head", "--node-ip-address=127.0.0.1"]
+    cmd += [f"--port={_free_port()}", "--num-cpus=2"]
+    cmd += [f"--temp-dir={temp}", "--include-dashboard=false", "--disable-usage-stats", "--block"]
+    with log.open("w") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 180
+        while (found := re.search(r"--address='([^']+)'", log.read_text())) is None:
+            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()[-3000:]
+            time.sleep(1)
+        yield found.group(1)
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=60)
+        except (OSError, subprocess.TimeoutExpired):
+            os.killpg(proc.pid, signal.SIGKILL)
+        _kill_leftovers(str(temp))
+
+
+def test_the_arena_cli_on_a_started_cluster_writes_the_local_tables(head, tmp_path):
+    args = [sys.executable, "-m", "sixtysix_env.arena", "--agents", "heuristic,random", "--deals", "10"]
+    args += ["--block", "5", "--seed", "11", "--no-progress"]
+    subprocess.run([*args, "--out", str(tmp_path / "local")], check=True, capture_output=True, timeout=600)
+    run = subprocess.run(
+        [*args, "--out", str(tmp_path / "ray"), "--ray", head], capture_output=True, text=True, timeout=600
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    for name in ("pairs.csv", "elo.csv", "deals.csv"):
+        assert (tmp_path / "ray" / name).read_bytes() == (tmp_path / "local" / name).read_bytes(), name
+
+
+def test_the_arena_cli_refuses_a_bad_ray_address(tmp_path):
+    args = [sys.executable, "-m", "sixtysix_env.arena", "--agents", "heuristic,random", "--ray", "head:port"]
+    run = subprocess.run([*args, "--out", str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2 and "Ray address 'head:port' has no valid port" in run.stderr
