@@ -52,6 +52,7 @@ from sixtysix_env.agents.oracle import OracleAgent  # noqa: E402
 from sixtysix_env.agents.spec import AgentSpec, parse_agent_spec  # noqa: E402
 from sixtysix_env.arena.play import ready_agent  # noqa: E402
 from sixtysix_env.checks import cli_int  # noqa: E402
+from sixtysix_env.distributed import ADDRESS_HELP, RayExecutor, cli_ray_address  # noqa: E402
 from sixtysix_env.engine import Deal  # noqa: E402
 from sixtysix_env.rules import PRESETS, Rules, get_rules  # noqa: E402
 
@@ -202,9 +203,11 @@ def run(
     workers: int = 1,
     start: int = 0,
     on_block: Callable[[Result], None] | None = None,
+    executor: RayExecutor | None = None,
 ) -> Result:
     """Deal pairs ``start`` to ``count - 1``, split over ``workers`` processes in blocks of 5 (same
-    results for any count); ``on_block`` sees the games so far after each block, in order."""
+    results for any count); ``on_block`` sees the games so far after each block, in order.
+    ``executor`` (``--ray``) plays the blocks on a Ray cluster instead, with the same results."""
     blocks = [range(i, min(i + 5, count)) for i in range(start, count, 5)]
     jobs = [(label, me, them, rules, count, seed, b) for b in blocks]
     bar = None
@@ -216,9 +219,10 @@ def run(
         except ImportError:
             pass
     res = Result(label)
-    pool = ProcessPoolExecutor(workers) if workers > 1 else None
+    pool = ProcessPoolExecutor(workers) if workers > 1 and executor is None else None
     try:
-        parts = pool.map(play_pairs, jobs) if pool is not None else map(play_pairs, jobs)
+        runner = executor or pool  # both map in order
+        parts = runner.map(play_pairs, jobs) if runner is not None else map(play_pairs, jobs)
         for part in parts:
             res.extend(part)
             if on_block is not None:
@@ -250,6 +254,7 @@ def oracle_run(
     cache: Path | None,
     progress: bool,
     workers: int,
+    executor: RayExecutor | None = None,
 ) -> Result:
     """The oracle's games (tie-break ``oracle``, one of ``ORACLES``), from the cache as far as the
     same setting was played before (any number of deals: a run's deals are the first ones of a
@@ -275,7 +280,7 @@ def oracle_run(
             tmp.write_text(json.dumps(dataclasses.asdict(both)))
             tmp.replace(path)
 
-    rest = run(label, oracle, them, rules, count, seed, progress, workers, len(done.pair_points), save)
+    rest = run(label, oracle, them, rules, count, seed, progress, workers, len(done.pair_points), save, executor)
     done.extend(rest)
     return done
 
@@ -331,6 +336,9 @@ def parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("--workers", type=cli_int, default=1, help="processes (the results do not depend on it)")
     ap.add_argument("--json", default=None, help="write every agent's per-pair results to this file")
+    ap.add_argument(
+        "--ray", type=cli_ray_address, default=None, metavar="ADDRESS", help=f"play on a Ray cluster: {ADDRESS_HELP}"
+    )
     return ap
 
 
@@ -356,12 +364,18 @@ def main(argv: Sequence[str] | None = None) -> str:
     )
     results: list[Result] = []
     oracle = None
+    executor = RayExecutor(args.ray) if args.ray is not None else None  # docs/ray.md
     if args.oracle != "none":
         cache = None if args.oracle_cache.lower() == "none" else Path(args.oracle_cache)
-        oracle = oracle_run(args.oracle, opponent, rules, args.deals, args.seed, cache, args.progress, args.workers)
+        oracle = oracle_run(
+            args.oracle, opponent, rules, args.deals, args.seed, cache, args.progress, args.workers, executor
+        )
         results.append(oracle)
     for spec in specs:
-        results.append(run(spec.label, spec, opponent, rules, args.deals, args.seed, args.progress, args.workers))
+        played = (spec.label, spec, opponent, rules, args.deals, args.seed, args.progress, args.workers)
+        results.append(run(*played, executor=executor))
+    if executor is not None:
+        executor.shutdown()
     out = table(results, oracle, opponent.label)
     print(out)
     if args.json:

@@ -54,6 +54,7 @@ def fit_lines(text: str, width: int = SCREEN_COLUMNS) -> str:
         )
     return "\n".join(out)
 
+
 SUITS = "♣♠♥♦"
 
 

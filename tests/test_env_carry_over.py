@@ -114,9 +114,16 @@ def test_match_scores_are_bounded_with_a_clear_error() -> None:
     assert np.isfinite(env.observe("player_0")["observation"]).all()
 
 
-@pytest.mark.parametrize("make", [lambda: sixtysix_v0.raw_env(), lambda: sixtysix_v0.env(),
-                                  lambda: sixtysix_v0.env(wrapper="pettingzoo"),
-                                  lambda: sixtysix_four_v0.raw_env(), lambda: sixtysix_three_v0.env()])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: sixtysix_v0.raw_env(),
+        lambda: sixtysix_v0.env(),
+        lambda: sixtysix_v0.env(wrapper="pettingzoo"),
+        lambda: sixtysix_four_v0.raw_env(),
+        lambda: sixtysix_three_v0.env(),
+    ],
+)
 def test_last_after_the_episode_is_a_clear_key_error(make) -> None:
     env = make()
     env.reset(seed=0)

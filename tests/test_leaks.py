@@ -128,21 +128,51 @@ def _table_replay(start: TableDeal, actions: list[int]) -> tuple[TableDeal, list
 def _table_public(d: TableDeal, decisions: list[Any], p: int) -> tuple[Any, ...]:
     """Everything about the position that every player sees, plus ``p``'s own cards."""
     hist = tuple(
-        (x >> 6, -1 if (x >> 6) != p and dec in SECRET else x & 63)
-        for x, dec in zip(d.history, decisions, strict=True)
+        (x >> 6, -1 if (x >> 6) != p and dec in SECRET else x & 63) for x, dec in zip(d.history, decisions, strict=True)
     )
-    committed = tuple(
-        (c >= 0, c if d.nines_hits >> q & 1 or q == p else -9) for q, c in enumerate(d.committed)
-    )
+    committed = tuple((c >= 0, c if d.nines_hits >> q & 1 or q == p else -9) for q, c in enumerate(d.committed))
     return (
-        d.outcome, d.current_player, d.decision if d.outcome is None else None, d.leader, tuple(d.trick),
-        d.declared, tuple(d.played), tuple(d.won_cards), tuple(d.known[q] for q in range(d.n_players) if q != p),
-        tuple(d.marriages), tuple(d.points), tuple(d.pending), tuple(d.side_tricks), tuple(d.tricks_won),
-        tuple(d.claim_chance), d.trick_count, d.last_winner, d.trump, d.trump_card, d.trick_trump, d.sitting_out,
-        tuple(d.deal_scored), tuple(d.queue), d.bid, d.bidder, d.nines_by, d.nines_shown, d.nine_left, d.nines_hits,
-        d.nine_asked, d.contract, tuple(h.bit_count() for h in d.hands), tuple(m.bit_count() for m in d.out_cards),
-        committed, d.pair_answer[d.side_of(p)], tuple(x >= 0 for x in d.pair_answer), hist, d.scores, d.cuts,
-        d.visible_hand(p), d.out_cards[p],
+        d.outcome,
+        d.current_player,
+        d.decision if d.outcome is None else None,
+        d.leader,
+        tuple(d.trick),
+        d.declared,
+        tuple(d.played),
+        tuple(d.won_cards),
+        tuple(d.known[q] for q in range(d.n_players) if q != p),
+        tuple(d.marriages),
+        tuple(d.points),
+        tuple(d.pending),
+        tuple(d.side_tricks),
+        tuple(d.tricks_won),
+        tuple(d.claim_chance),
+        d.trick_count,
+        d.last_winner,
+        d.trump,
+        d.trump_card,
+        d.trick_trump,
+        d.sitting_out,
+        tuple(d.deal_scored),
+        tuple(d.queue),
+        d.bid,
+        d.bidder,
+        d.nines_by,
+        d.nines_shown,
+        d.nine_left,
+        d.nines_hits,
+        d.nine_asked,
+        d.contract,
+        tuple(h.bit_count() for h in d.hands),
+        tuple(m.bit_count() for m in d.out_cards),
+        committed,
+        d.pair_answer[d.side_of(p)],
+        tuple(x >= 0 for x in d.pair_answer),
+        hist,
+        d.scores,
+        d.cuts,
+        d.visible_hand(p),
+        d.out_cards[p],
     )
 
 
@@ -199,11 +229,32 @@ def _two_replay(start: Deal, actions: list[int], p: int) -> tuple[Deal, int]:
 def _two_public(d: Deal, p: int) -> tuple[Any, ...]:
     o = 1 - p
     return (
-        d.outcome, d.current_player, d.decision if d.outcome is None else None, d.leader, d.lead_card, d.declared,
-        d.just_closed, d.hands[p], d.hands[o].bit_count(), d.known[o], len(d.stock), d.stock[0] if d.stock else -1,
-        d.closed_by, d.closed_opp_tricks, d.closed_opp_points, d.closed_own_tricks, tuple(d.points),
-        tuple(d.pending), tuple(d.tricks), tuple(d.won_cards), tuple(d.marriages), tuple(d.claim_chance),
-        d.trick_count, tuple(d.history), d.scores, d.trump_card,
+        d.outcome,
+        d.current_player,
+        d.decision if d.outcome is None else None,
+        d.leader,
+        d.lead_card,
+        d.declared,
+        d.just_closed,
+        d.hands[p],
+        d.hands[o].bit_count(),
+        d.known[o],
+        len(d.stock),
+        d.stock[0] if d.stock else -1,
+        d.closed_by,
+        d.closed_opp_tricks,
+        d.closed_opp_points,
+        d.closed_own_tricks,
+        tuple(d.points),
+        tuple(d.pending),
+        tuple(d.tricks),
+        tuple(d.won_cards),
+        tuple(d.marriages),
+        tuple(d.claim_chance),
+        d.trick_count,
+        tuple(d.history),
+        d.scores,
+        d.trump_card,
     )
 
 

@@ -21,7 +21,8 @@ import pytest
 
 ray = pytest.importorskip("ray")
 
-from sixtysix_env.agents import AGENTS  # noqa: E402
+from sixtysix_env.agents import AGENTS, register_agent  # noqa: E402
+from sixtysix_env.agents.heuristic import HeuristicAgent  # noqa: E402
 from sixtysix_env.distributed import RayExecutor, ray_map  # noqa: E402
 
 
@@ -112,27 +113,46 @@ def _tables(res):
     return pair_rows(res), elo_rows(res), res.deal_records, res.match_records, res.decisions, res.faults
 
 
-def test_the_arena_on_ray_gives_the_local_tables(cluster):
+class _PidHeuristic(HeuristicAgent):
+    """The heuristic, leaving a file named by the process id that built it in ``folder``."""
+
+    def __init__(self, folder: str = "") -> None:
+        Path(folder, str(os.getpid())).touch()
+
+
+def _played_elsewhere(folder: Path) -> bool:
+    """Some game's agent was built in another process than this one (a Ray worker)."""
+    return any(int(p.name) != os.getpid() for p in folder.iterdir())
+
+
+def test_the_arena_on_ray_gives_the_local_tables(cluster, tmp_path):
     from sixtysix_env.arena import run_arena
 
+    register_agent("ray_test_pid", _PidHeuristic, overwrite=True)
+    agents = [f"ray_test_pid:folder={tmp_path}", "random", "pimc:samples=2"]
     kwargs = {"deals": 12, "block": 4, "seed": 7, "rules": "standard"}
-    local = run_arena(["heuristic", "random", "pimc:samples=2"], **kwargs)
-    on_ray = run_arena(["heuristic", "random", "pimc:samples=2"], ray_address="local", **kwargs)
+    local = run_arena(agents, **kwargs)
+    assert not _played_elsewhere(tmp_path)
+    on_ray = run_arena(agents, ray_address="local", **kwargs)
+    assert _played_elsewhere(tmp_path)  # the registered name reached the workers, and they played
     assert len(local.deal_records) >= 3 * 2 * 12
     assert _tables(on_ray) == _tables(local)
 
 
-def test_the_gap_benchmark_on_ray_gives_the_local_pairs(cluster):
+def test_the_gap_benchmark_on_ray_gives_the_local_pairs(cluster, tmp_path):
     from sixtysix_env.agents.spec import parse_agent_spec
     from tests.scripts import load_script
 
     gap = load_script("benchmarks/bench_gap.py")
-    me, them = parse_agent_spec("pimc:samples=2"), parse_agent_spec("heuristic")
+    register_agent("ray_test_pid", _PidHeuristic, overwrite=True)
+    me, them = parse_agent_spec(f"ray_test_pid:folder={tmp_path}"), parse_agent_spec("pimc:samples=2")
     rules = gap.get_rules("standard")
-    local = gap.run("pimc", me, them, rules, 12, 5, progress=False)
-    with RayExecutor("local") as ex:
+    local = gap.run("pid", me, them, rules, 12, 5, progress=False)
+    assert not _played_elsewhere(tmp_path)
+    with RayExecutor("local", registrations={"ray_test_pid": _PidHeuristic}) as ex:
         blocks = []
-        on_ray = gap.run("pimc", me, them, rules, 12, 5, progress=False, executor=ex, on_block=blocks.append)
+        on_ray = gap.run("pid", me, them, rules, 12, 5, progress=False, executor=ex, on_block=blocks.append)
+    assert _played_elsewhere(tmp_path)
     assert on_ray.pair_points == local.pair_points and on_ray.pair_decisions == local.pair_decisions
     assert len(local.pair_points) == 12 and len(blocks) == 3  # blocks of 5 pairs, each seen in order
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..agents import agent_names
 from ..checks import cli_float, cli_int
+from ..distributed.address import ADDRESS_HELP, cli_ray_address
 from ..rules import PRESETS, get_rules
 from .checks import check_out_dir
 from .run import DEFAULT_DECISION_LIMIT_S, agent_spec, run_arena
@@ -100,6 +101,13 @@ def _parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="also write one game record (JSON, python -m sixtysix_env.replay FILE) per match into DIR/<A>-vs-<B>/",
     )
+    p.add_argument(
+        "--ray",
+        type=cli_ray_address,
+        default=None,
+        metavar="ADDRESS",
+        help=f"play on a Ray cluster instead of --workers (same results; docs/ray.md): {ADDRESS_HELP}",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
 
@@ -127,6 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             trial_timeout_s=args.trial_timeout,
             records=args.records,
             decision_limit_s=args.decision_limit,
+            ray_address=args.ray,
         )
     except ValueError as e:
         parser.error(str(e))

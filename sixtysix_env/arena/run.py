@@ -41,6 +41,7 @@ def run_arena(
     trial_timeout_s: float = 30.0,
     records: str | Path | None = None,
     decision_limit_s: float | None = DEFAULT_DECISION_LIMIT_S,
+    ray_address: str | None = None,
 ) -> ArenaResult:
     """Play the round robin (see the package docstring) and compute every table.
 
@@ -49,7 +50,8 @@ def run_arena(
     platform's default) starts the ``workers`` processes. ``records``: a folder for one game
     record per match (:mod:`.recording`). ``decision_limit_s``: the most wall time one decision
     may take in play (None: no limit); a bot over it, or one that raises or plays an illegal
-    action, forfeits that deal (listed in ``faults``) and the run goes on."""
+    action, forfeits that deal (listed in ``faults``) and the run goes on. ``ray_address``: play the
+    tasks on that Ray cluster instead (``sixtysix_env.distributed``; same results, ``workers`` unused)."""
     specs = [a if isinstance(a, AgentSpec) else agent_spec(a) for a in agents]
     labels = [s.label for s in specs]
     if len(specs) < 2:
@@ -72,6 +74,12 @@ def run_arena(
     r = get_rules(rules)
     method = check_start_method(start_method)
     registrations = registrations_for(specs, method) if workers > 1 else {}
+    if ray_address is not None:
+        from ..distributed import check_ray_address, import_ray, ray_map
+
+        check_ray_address(ray_address)
+        import_ray()
+        registrations = registrations_for(specs, "spawn")  # they travel to fresh processes
     record_dir = check_out_dir(records, what="--records") if records is not None else None
     names = trial_decisions(specs, r, trial_timeout_s)
     specs = [dataclasses.replace(s, label=label) for s, label in zip(specs, bot_labels(specs, names), strict=True)]
@@ -88,14 +96,11 @@ def run_arena(
             bar.update(task.size)
 
     try:
-        results = map_tasks(
-            functools.partial(run_task, keep_deals=record_dir is not None, decision_limit_s=decision_limit_s),
-            tasks,
-            workers,
-            start_method=method,
-            registrations=registrations,
-            on_result=done,
-        )
+        play = functools.partial(run_task, keep_deals=record_dir is not None, decision_limit_s=decision_limit_s)
+        if ray_address is not None:
+            results = ray_map(play, tasks, ray_address, registrations=registrations, on_result=done)
+        else:
+            results = map_tasks(play, tasks, workers, start_method=method, registrations=registrations, on_result=done)
     finally:
         if bar is not None:
             bar.close()

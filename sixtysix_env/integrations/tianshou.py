@@ -12,11 +12,12 @@ ended (it resets them itself; nothing resets automatically). This class gives th
     collector = Collector(algorithm, envs, VectorReplayBuffer(100_000, len(envs)))
 
 Observations are Dicts ``{"obs": (235,), "mask": (32,)}`` (``observation_key`` / ``mask_key``
-rename them), what Tianshou's ``DiscreteQLearningPolicy`` masks with, returned as an object
-array of dicts, as Tianshou's own vector envs do. The step that ends a deal returns that
+rename them), what Tianshou's ``DiscreteQLearningPolicy`` masks with, returned as one Tianshou
+``Batch`` of arrays (no dict per env to stack). The step that ends a deal returns that
 deal's last observation (``obs_next``), and the ``reset`` that follows the next deal's first, so
-every decision is one transition. Infos are an object array of dicts too (the keys of
-``envs.infos``, numbers only). It needs neither Tianshou nor torch to import.
+every decision is one transition. Infos are an object array of dicts, as Tianshou's own vector
+envs give them (the keys of ``envs.infos``, numbers only). Importing it needs neither Tianshou
+nor torch; stepping it needs Tianshou.
 """
 
 from __future__ import annotations
@@ -86,11 +87,11 @@ class SixtySixTianshouEnv:
         """All envs (``env_id=None``: new deals; ``seed`` reseeds them), or new deals in ``env_id``."""
         if env_id is None:
             obs, infos = self.venv.reset(seed=seed, options=options)
-            return self._rows(obs), self._rows(infos)
+            return self._obs(obs), self._rows(infos)
         if seed is not None or options:
             raise ValueError("seed and options apply to a reset of all envs (env_id=None) only")
         obs, infos = self.venv.reset_envs(self._ids(env_id))
-        return self._rows(obs), self._rows(infos)
+        return self._obs(obs), self._rows(infos)
 
     def step(
         self, action: Any, env_id: Any = None
@@ -108,11 +109,20 @@ class SixtySixTianshouEnv:
         idle = np.ones(self.env_num, dtype=np.bool_)
         idle[ids] = False
         obs, reward, terminated, truncated, infos = self.venv._step(full, idle)
-        return self._rows(obs, ids), reward[ids], terminated[ids], truncated[ids], self._rows(infos, ids)
+        return self._obs(obs, ids), reward[ids], terminated[ids], truncated[ids], self._rows(infos, ids)
+
+    def _obs(self, obs: dict[str, np.ndarray], ids: np.ndarray | None = None) -> Any:
+        """The Dict observations as one Tianshou ``Batch`` of arrays (rows of it index and assign
+        as the collector needs, without a dict per env to stack)."""
+        from tianshou.data import Batch
+
+        return Batch({k: v if ids is None else v[ids] for k, v in obs.items()})
 
     def _rows(self, batched: dict[str, np.ndarray], ids: np.ndarray | None = None) -> np.ndarray:
-        """Dict observations and infos as Tianshou's vector envs give them: an object array of
-        dicts (its collector writes a partial reset's infos into the step's, row by row)."""
+        """Infos as Tianshou's vector envs give them: an object array of dicts (its collector
+        writes a partial reset's infos into the step's, row by row), without Gymnasium's ``_key``
+        flags (every key is there for every env)."""
+        batched = {k: v for k, v in batched.items() if not k.startswith("_")}
         keys = list(batched)
         values = [np.asarray(batched[k]) if ids is None else np.asarray(batched[k])[ids] for k in keys]
         out = np.empty(len(values[0]), dtype=object)

@@ -66,7 +66,7 @@ def _parser() -> argparse.ArgumentParser:
         type=positive_float,
         default=1000.0,
         help="time budget of one decision in milliseconds, measured by the host: its clock from question to "
-        "answer, and the CPU time of the bot's process (default 1000)",
+        "answer, and the CPU time of the bot's process tree (default 1000)",
     )
     p.add_argument(
         "--kill-after",

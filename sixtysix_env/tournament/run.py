@@ -234,8 +234,8 @@ def run_tournament(
     if hidden is not None:
         print(
             f"tournament: the bots run under their own user ids and cannot read {hidden}: they can import "
-            "only what the host preloads (sixtysix_env, numpy), not the rest of Python's library or your "
-            f"packages. Install Python where other users can read it (chmod o+rx {hidden})",
+            "only what the host preloaded (sixtysix_env and the standard modules it uses), not the rest of "
+            f"Python's library or your packages. Install Python where other users can read it (chmod o+rx {hidden})",
             file=sys.stderr,
         )
     if isolate and logs is not None:
