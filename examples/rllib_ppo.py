@@ -37,6 +37,7 @@ import math
 import os
 import statistics
 import time
+from typing import Any
 
 from sixtysix_env.checks import cli_float, cli_int
 from sixtysix_env.distributed import ADDRESS_HELP, cli_ray_address
@@ -71,27 +72,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
-def main(argv: list[str] | None = None) -> None:
-    args = parse_args(argv)
-    os.environ["OMP_NUM_THREADS"] = str(args.threads)  # before torch and Ray start their pools
-    import numpy as np
-    import ray
-    import torch
+def build_config(args: argparse.Namespace) -> Any:
+    """The ``PPOConfig`` of the run (RLlib imported here: ``--help`` works without it)."""
     from ray.rllib.algorithms.ppo import PPOConfig
-    from ray.rllib.core.columns import Columns
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
     from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 
-    from sixtysix_env.integrations.evaluate import duplicate_eval
-
-    torch.set_num_threads(args.threads)
-    env_kw = {"runtime_env": {"env_vars": {"OMP_NUM_THREADS": str(args.threads)}}}
-    if args.address == "local":
-        cpus = max(2, args.env_runners + 1)  # a one-machine cluster, on the loopback address
-        ray.init(num_cpus=cpus, _node_ip_address="127.0.0.1", include_dashboard=False, log_to_driver=False, **env_kw)
-    else:
-        ray.init(address=args.address, log_to_driver=False, **env_kw)
     module = RLModuleSpec(
         module_class=ActionMaskingTorchRLModule,
         model_config={"head_fcnet_hiddens": [args.hidden, args.hidden], "vf_share_layers": True},
@@ -122,7 +109,7 @@ def main(argv: list[str] | None = None) -> None:
             .env_runners(gym_env_vectorize_mode="vector_entry_point")
             .rl_module(rl_module_spec=module)
         )
-    config = (
+    return (
         config.env_runners(
             num_env_runners=args.env_runners, num_envs_per_env_runner=args.envs_per_runner, sample_timeout_s=600
         )
@@ -136,6 +123,26 @@ def main(argv: list[str] | None = None) -> None:
         )
         .debugging(seed=args.seed)
     )
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    os.environ["OMP_NUM_THREADS"] = str(args.threads)  # before torch and Ray start their pools
+    import numpy as np
+    import ray
+    import torch
+    from ray.rllib.core.columns import Columns
+
+    from sixtysix_env.integrations.evaluate import duplicate_eval
+
+    torch.set_num_threads(args.threads)
+    env_kw = {"runtime_env": {"env_vars": {"OMP_NUM_THREADS": str(args.threads)}}}
+    if args.address == "local":
+        cpus = max(2, args.env_runners + 1)  # a one-machine cluster, on the loopback address
+        ray.init(num_cpus=cpus, _node_ip_address="127.0.0.1", include_dashboard=False, log_to_driver=False, **env_kw)
+    else:
+        ray.init(address=args.address, log_to_driver=False, **env_kw)
+    config = build_config(args)
     algo = config.build_algo()
     start = time.time()
     marks: list[tuple[float, float, float]] = []  # (wall time, env steps, sampling s) after each iteration

@@ -220,3 +220,36 @@ def test_the_arena_cli_refuses_a_bad_ray_address(tmp_path):
     args = [sys.executable, "-m", "sixtysix_env.arena", "--agents", "heuristic,random", "--ray", "head:port"]
     run = subprocess.run([*args, "--out", str(tmp_path)], capture_output=True, text=True, timeout=120)
     assert run.returncode == 2 and "Ray address 'head:port' has no valid port" in run.stderr
+
+
+# ------------------------------------------------------------------ RLlib on the batched engine
+
+
+def test_rllib_episodes_start_at_a_deal_s_first_decision_and_end_at_its_last(cluster):
+    """What the example configures: RLlib's sampled episodes are whole deals. Under the vector
+    env's same-step autoreset they were not: each terminal observation was the next deal's first
+    (no card won yet) and each later episode began at that deal's second decision."""
+    pytest.importorskip("torch")
+    from ray.rllib.env.single_agent_env_runner import SingleAgentEnvRunner
+
+    from sixtysix_env.observers import VECTOR_LAYOUT
+    from tests.scripts import load_script
+
+    example = load_script("examples/rllib_ppo.py")
+    config = example.build_config(example.parse_args(["--envs-per-runner", "4", "--hidden", "16", "--seed", "3"]))
+    runner = SingleAgentEnvRunner(config=config)
+    try:
+        episodes = runner.sample(num_episodes=24)
+    finally:
+        runner.stop()
+    parts = VECTOR_LAYOUT
+
+    def cards_won(obs: dict) -> float:
+        vec = obs["observations"]
+        return sum(float(vec[p.start : p.start + p.size].sum()) for p in (parts["won_by_me"], parts["won_by_opponent"]))
+
+    assert len(episodes) >= 24
+    for ep in episodes:
+        first, last = ep.get_observations(0), ep.get_observations(-1)
+        assert ep.is_terminated and cards_won(first) == 0 and cards_won(last) > 0
+        assert ep.get_observations(-1)["action_mask"].all()  # the finished deal's: all ones
