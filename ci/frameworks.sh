@@ -36,17 +36,15 @@ for name in "${names[@]}"; do
     python3 -m venv "$venv"
     "$venv/bin/pip" install -q torch==2.13.0
   fi
-  "$venv/bin/pip" install -q -e "$root[$name]"
+  "$venv/bin/pip" install -q -e "$root[$name,testcore]"
   t1=$(date +%s)
   echo "== $name: python $cmd"
   "$venv/bin/python" -m sixtysix_env.fast.warmup
   "$venv/bin/python" $cmd
   if [ -f "tests/test_frameworks_$name.py" ]; then  # the framework's own data check (no decision lost)
-    "$venv/bin/pip" install -q pytest hypothesis
     "$venv/bin/python" -m pytest "tests/test_frameworks_$name.py" -q -p no:cacheprovider
   fi
   if [ "$name" = rllib ]; then  # the Ray backend's tests need ray: run here, each on a local cluster it starts
-    "$venv/bin/pip" install -q pytest hypothesis
     "$venv/bin/python" -m pytest tests/test_ray_backend.py tests/test_ray_address.py -q -p no:cacheprovider
   fi
   t2=$(date +%s)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,7 +48,24 @@ BARE = re.compile(r"(?<![\w.:/])\(?:" + _NUM)
 
 
 def _files() -> list[Path]:
-    """The repository's own text files (not the sources, caches, builds or a virtual environment)."""
+    """The repository's own text files (not the sources, caches, builds or a virtual environment):
+    what git tracks or would track (an ignored ``results/`` folder of someone's runs is not the
+    repository's), else every file below the root but the usual build and cache folders."""
+    try:
+        listed = subprocess.run(
+            ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.splitlines()
+    except (OSError, subprocess.CalledProcessError):
+        listed = None
+    if listed:
+        out = [ROOT / n for n in listed if Path(n).suffix in TEXT_SUFFIXES and (ROOT / n).is_file()]
+        out = [p for p in out if SOURCES not in p.parents and p != Path(__file__).resolve()]
+        run = ROOT / ".ci" / "run"
+        return [*out, run] if run.exists() and run not in out else out
     skip = {".git", ".venv", "venv", "build", "dist", "site", "node_modules", "__pycache__"}  # site: mkdocs
     out = []
     for folder, dirs, names in os.walk(ROOT):

@@ -255,16 +255,28 @@ def test_records_one_deal_record_per_deal_with_forfeits(tmp_path) -> None:
 
 
 HANG_WITH_PID = """
-import os
+import ctypes
 import time
-from pathlib import Path
 
 
 class HangBot:
     def act(self, info, rng):
-        print(f"pid-{os.getpid()}", flush=True)
+        ctypes.CDLL(None).prctl(15, b"sixtysix-hang", 0, 0, 0)  # PR_SET_NAME: the host sees it
+        print("started", flush=True)
         time.sleep(1000)
 """
+
+
+def _named(comm: str) -> list[int]:
+    """The processes called ``comm`` (as the host sees them: a bot's own pid may be 1 of its namespace)."""
+    out = []
+    for name in os.listdir("/proc"):
+        try:
+            if name.isdigit() and Path(f"/proc/{name}/comm").read_text().strip() == comm:
+                out.append(int(name))
+        except OSError:
+            pass
+    return out
 
 
 def _gone(pid: int, wait_s: float = 10.0) -> bool:
@@ -290,15 +302,10 @@ def test_stopping_the_tournament_stops_every_bot(tmp_path) -> None:
         text=True,
     )
     deadline = time.monotonic() + 120
-    log = tmp_path / "out" / "logs" / "hang.log"
 
-    def pids() -> list[int]:
-        text = log.read_text() if log.is_file() else ""
-        return [int(w[4:]) for w in text.split() if w.startswith("pid-")]
-
-    while not pids() and time.monotonic() < deadline and proc.poll() is None:
+    while not _named("sixtysix-hang") and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.1)
-    pids = pids()
+    pids = _named("sixtysix-hang")
     assert pids, "the hanging bot never started"
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=60)

@@ -76,7 +76,7 @@ from .state import (
 
 __all__ = ["FastSolver", "row_of", "warm_up"]
 
-KERNELS_DIGEST = "bb8783894964f35c"
+KERNELS_DIGEST = "5ad8771e2e5d23c1"
 """``digest.source_digest`` of ``kernels.py``, whose functions numba compiles into this file's
 cached ones: a new ``kernels.py`` must change this line (a test checks it; ``fast/digest.py``)."""
 

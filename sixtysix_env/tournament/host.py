@@ -23,28 +23,15 @@ import subprocess
 import sys
 import threading
 import time
-import traceback
 from pathlib import Path
 from typing import Any
 
-from .sandbox import MAX_MESSAGE, tree_cpu
+from .sandbox import MAX_MESSAGE, describe_exception, tree_cpu
 
 __all__ = ["BotDied", "Cheated", "Game", "NoAnswer", "Zygote", "describe_exception"]
 
 ZYGOTE = "import sys; from sixtysix_env.tournament.sandbox import zygote_main; zygote_main(int(sys.argv[1]))"
 ANSWER_KEYS = frozenset({"ok", "error", "action", "raised", "returned"})
-
-
-def describe_exception(e: BaseException) -> str:
-    """``"ZeroDivisionError: division by zero (crash.py, line 12, in act)"``: the exception and
-    the innermost line of the bot's own code."""
-    frames = traceback.extract_tb(e.__traceback__)
-    where = ""
-    for frame in reversed(frames):
-        if "sixtysix_env" not in frame.filename.replace("\\", "/").split("/")[-3:-1]:
-            where = f" ({os.path.basename(frame.filename)}, line {frame.lineno}, in {frame.name})"
-            break
-    return f"{type(e).__name__}: {e}{where}"
 
 
 class NoAnswer(Exception):
@@ -138,6 +125,8 @@ class Zygote:
         host.sendall(pickle.dumps({**config, "host": os.getpid()}))
         ready = self._reply(timeout_s)
         self.pid = int(ready.get("ready", 0))
+        self.unjailed = str(ready.get("jail", ""))
+        """Why its games get no namespaces of their own (:mod:`.jail`); ``""`` when they do."""
 
     def _reply(self, timeout_s: float) -> dict[str, Any]:
         ready, _, _ = select.select([self.ctl], [], [], timeout_s)

@@ -175,6 +175,8 @@ def _sections(t: TournamentResult) -> list[Section]:
             timing,
         )
     )
+    if t.isolation:
+        parts.append(("Warning: bots were not isolated", ("what does not hold",), [[t.isolation]]))
     return parts
 
 

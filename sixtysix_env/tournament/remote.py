@@ -22,7 +22,12 @@ from ..infostate import InfoState
 from ..rules import Rules
 from .host import BotDied, Cheated, Game, NoAnswer, Zygote
 
-__all__ = ["HostPool", "Limits", "RemoteBot", "Stopped"]
+__all__ = ["NPROC", "HostPool", "Limits", "RemoteBot", "Stopped"]
+
+
+NPROC = 64
+"""Processes (threads count) one bot may have at a time, all its games together, when it runs
+under a user id of its own (``RLIMIT_NPROC``: a fork bomb stops there)."""
 
 
 class Stopped(KeyboardInterrupt):
@@ -60,10 +65,19 @@ class HostPool:
     """One zygote per bot label (started on first use, again if it dies), the bots' user ids
     and log paths, strikes and disqualifications; thread-safe."""
 
-    def __init__(self, limits: Limits, logs: dict[str, str | None], uids: dict[str, int] | None = None) -> None:
+    def __init__(
+        self,
+        limits: Limits,
+        logs: dict[str, str | None],
+        uids: dict[str, int] | None = None,
+        jail_keep: list[str] | None = None,
+    ) -> None:
         self.limits = limits
         self.logs = logs
         self.uids = uids or {}
+        self.jail_keep = jail_keep
+        self.unjailed: dict[str, str] = {}
+        """Bots whose games run without namespaces of their own, and why (see :mod:`.jail`)."""
         self._zygotes: dict[str, Zygote] = {}
         self._lock = threading.Lock()
         self.started = 0
@@ -98,8 +112,13 @@ class HostPool:
         config: dict[str, Any] = {"memory_bytes": self.limits.memory_mb * 1024 * 1024}
         uid = self.uids.get(label)
         if uid is not None:
-            config.update(uid=uid, nproc=256)
+            config.update(uid=uid, nproc=NPROC)
+        if self.jail_keep is not None:
+            config.update(jail=True, keep=self.jail_keep)
         z = Zygote(config, self.logs.get(label), self.limits.log_bytes, self.limits.build_s)
+        if z.unjailed:
+            with self._lock:
+                self.unjailed[label] = z.unjailed
         with self._lock:
             old = self._zygotes.get(label)
             if old is not None and old.alive:  # another thread started one meanwhile

@@ -23,6 +23,7 @@ from ..arena.recording import file_label, write_task_records
 from ..arena.results import ArenaResult, collect
 from ..arena.schedule import Task, agent_seed, make_tasks
 from ..rules import Rules, get_rules
+from .apart import run_apart
 from .discover import bot_files
 from .guard import SignalGuard
 from .host import BotDied, Cheated, NoAnswer
@@ -57,6 +58,9 @@ class TournamentResult:
     cpu_seconds: dict[str, float] = field(default_factory=dict)
     key: bytes = field(default=b"", repr=False)
     own_uids: bool = False
+    isolation: str = ""
+    """``""`` when every bot's games ran in namespaces of their own (:mod:`.jail`), else the
+    warning saying which guarantees did not hold."""
 
     @property
     def disqualified(self) -> list[BotEntry]:
@@ -245,7 +249,7 @@ def run_tournament(
     uids = {s.label: FIRST_UID + i for i, s in enumerate(specs)} if isolate else {}
     if staging is not None:
         specs = _stage(specs, folder, staging, uids)
-    pool = HostPool(limits, log_paths, uids)
+    pool = HostPool(limits, log_paths, uids, [str(staging), *python_paths()] if staging is not None else None)
     journal_file: Journal | None = None
     guard = SignalGuard(
         pool.owner,
@@ -259,6 +263,9 @@ def run_tournament(
             if pool.stopping.is_set():
                 raise Stopped
             ready = [x for x in loaded if isinstance(x, AgentSpec)]
+            isolation = isolation_warning(isolate, pool.unjailed)
+            if isolation:
+                print(f"tournament: WARNING: {isolation}", file=sys.stderr)
             entries = [x if isinstance(x, BotEntry) else BotEntry(x.label, shown[x.label], "plays") for x in loaded]
             entries = [replace(e, source=shown[e.label]) for e in entries]
             if len(ready) < 2:
@@ -330,7 +337,32 @@ def run_tournament(
         for e in entries
     ]
     return TournamentResult(
-        entries, res, limits.decision_ms, limits.kill_after_s, forfeit_points(r), restarts, cpu, secret, isolate
+        entries,
+        res,
+        limits.decision_ms,
+        limits.kill_after_s,
+        forfeit_points(r),
+        restarts,
+        cpu,
+        secret,
+        isolate,
+        isolation,
+    )
+
+
+def isolation_warning(own_uids: bool, unjailed: dict[str, str]) -> str:
+    """What does not hold when the bots' games get no namespaces of their own; ``""`` when they all do."""
+    if own_uids and not unjailed:
+        return ""
+    if own_uids:
+        why = next(iter(unjailed.values()))
+    else:
+        why = "the host does not run as root" if os.geteuid() != 0 else "the bots run under the host's user id"
+    return (
+        f"the bots' games are not isolated ({why}; needs root with CAP_SYS_ADMIN on Linux): a bot can "
+        "keep files in /tmp and other writable folders from one task to the next (where the same deal "
+        "comes back with the seats swapped), reach the network, use local sockets, SysV IPC and shared "
+        "memory, and see other processes" + ("; it runs as you and has no process limit" if not own_uids else "")
     )
 
 
@@ -452,14 +484,13 @@ def _play(
         block_done(task, res, restarts, cpu)
         return res, restarts, cpu
 
-    ex = ThreadPoolExecutor(workers)
-    try:
-        played = dict(zip([(t.pair, t.block, t.track) for t in todo], ex.map(one, todo), strict=True))
+    try:  # the two seat orders of a block never run at the same time
+        results = run_apart(todo, lambda t: (t.pair, t.block), workers, one)
+        played = dict(zip([(t.pair, t.block, t.track) for t in todo], results, strict=True))
     except BaseException:  # Ctrl-C: end the games now, kill the bots, then let it through
         pool.interrupt()
         raise
     finally:
-        ex.shutdown(wait=True, cancel_futures=True)
         if bar is not None:
             bar.close()
     if pool.stopping.is_set():

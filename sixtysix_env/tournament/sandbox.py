@@ -8,10 +8,13 @@ whose cards it has seen, and no bot code ever runs in a long-lived process.
 
 A game process, before any bot code runs: leaves the zygote's session (``setsid``: its own
 process group, which the host stops between its decisions), closes every file descriptor but
-its socket and its log pipe, gets an address-space limit, and, when the host runs as root, drops
-to the bot's own user id. It is not dumpable (no ``ptrace``, no ``/proc/PID/mem``), and it dies
-with the zygote, which ends within 0.3 s of the host. The zygote is the subreaper of a bot's processes and
-kills any that leaves the game's process group (a ``setsid`` escape from the freeze).
+its socket and its log pipe, and, when the host runs as root, enters namespaces of its own
+(:mod:`.jail`: private writable folders, no network, private IPC, its own PID namespace, whose
+pid 1 it forks to play while it waits), gets an address-space limit and a process cap
+(``RLIMIT_NPROC``), and drops to the bot's own user id. It is not dumpable (no ``ptrace``, no
+``/proc/PID/mem``), and it dies with the zygote, which ends within 0.3 s of the host. The zygote
+is the subreaper of a bot's processes and kills any that leaves the game's process group (a
+``setsid`` escape from the freeze).
 
 Wire: the host sends pickled tuples (trusted direction); a game process answers one JSON object
 per message (the host never unpickles what a bot sends). Messages: ``("load", spec)`` import the
@@ -34,9 +37,12 @@ import select
 import signal
 import socket
 import sys
+import traceback
 from typing import Any
 
-__all__ = ["MAX_MESSAGE", "children", "prctl", "proc_stat", "tree_cpu", "zygote_main"]
+from . import jail
+
+__all__ = ["MAX_MESSAGE", "children", "describe_exception", "prctl", "proc_stat", "tree_cpu", "zygote_main"]
 
 MAX_MESSAGE = 64 * 1024
 """The longest answer a bot may send (bytes); a longer one disqualifies it."""
@@ -111,9 +117,19 @@ def _answer(sock: socket.socket, **obj: Any) -> None:
     sock.sendall(json.dumps(obj).encode())
 
 
-def _describe(e: BaseException) -> str:
-    from .host import describe_exception
+def describe_exception(e: BaseException) -> str:
+    """``"ZeroDivisionError: division by zero (crash.py, line 12, in act)"``: the exception and
+    the innermost line of the bot's own code."""
+    frames = traceback.extract_tb(e.__traceback__)
+    where = ""
+    for frame in reversed(frames):
+        if "sixtysix_env" not in frame.filename.replace("\\", "/").split("/")[-3:-1]:
+            where = f" ({os.path.basename(frame.filename)}, line {frame.lineno}, in {frame.name})"
+            break
+    return f"{type(e).__name__}: {e}{where}"
 
+
+def _describe(e: BaseException) -> str:
     return describe_exception(e)
 
 
@@ -183,6 +199,20 @@ def _become_game(fd: int, config: dict[str, Any]) -> None:
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
         os.closerange(GAME_FD + 1, 1 << 20)
+        jailed = bool(config.get("jailed"))
+        if jailed:  # namespaces of its own; it forks pid 1 of its PID namespace, which plays
+            jail.enter(config["private"], config.get("keep", ()))
+            if os.getppid() != config["zygote"]:
+                os._exit(1)
+            prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+            child = os.fork()
+            if child:
+                os.close(GAME_FD)  # the host sees the socket close when the player dies
+                with contextlib.suppress(ChildProcessError):
+                    os.waitpid(child, 0)
+                os._exit(0)
+            jail.mount_proc()
+            jail.deny_keyrings()
         mem = config.get("memory_bytes")
         if mem:
             resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
@@ -195,7 +225,7 @@ def _become_game(fd: int, config: dict[str, Any]) -> None:
             os.setuid(uid)
         prctl(PR_SET_DUMPABLE, 0)
         prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-        if os.getppid() != config["zygote"]:
+        if not jailed and os.getppid() != config["zygote"]:
             os._exit(1)
         os.umask(0o077)
         core = config.get("core")
@@ -203,7 +233,7 @@ def _become_game(fd: int, config: dict[str, Any]) -> None:
             with contextlib.suppress(OSError):
                 os.sched_setaffinity(0, {core})
         with contextlib.suppress(OSError):
-            os.chdir(config.get("cwd") or "/")
+            os.chdir(config.get("cwd") or ("/tmp" if jailed else "/"))
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(AttributeError, ValueError):
                 stream.reconfigure(line_buffering=True)  # type: ignore[union-attr]
@@ -266,8 +296,13 @@ def zygote_main(fd: int) -> None:
     import sixtysix_env.arena.play  # noqa: F401
 
     config["zygote"] = os.getpid()
+    why = "not asked (bots under the host's user id)"
+    if config.get("jail"):
+        private = jail.writable_dirs()
+        why = jail.probe(private, config.get("keep", ()))
+        config.update(jailed=not why, private=private)
     games: set[int] = set()
-    _answer(ctl, ready=os.getpid())
+    _answer(ctl, ready=os.getpid(), jail=why)
     while True:
         ready, _, _ = select.select([ctl], [], [], 0.3)
         _sweep(games)

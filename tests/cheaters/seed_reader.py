@@ -22,10 +22,10 @@ class SeedReader:
     def act(self, info, rng):
         if not FOUND:
             FOUND.append(rng.getstate())
-            zygote = os.getppid()
-            host = int(Path(f"/proc/{zygote}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            zygote = os.getppid()  # 0 in a PID namespace of its own: no host in sight
+            host = int(Path(f"/proc/{zygote}/stat").read_text().rsplit(")", 1)[1].split()[1]) if zygote else 0
             print("ENV", dict(os.environ))
-            for pid in (zygote, host):
+            for pid in (zygote, host) if zygote else ():
                 for part in ("cmdline", "environ", "mem"):
                     print("PROC", pid, part, _read(f"/proc/{pid}/{part}"))
             print("RNG", rng.random())
