@@ -10,33 +10,21 @@ under CI=true, where it fails.
 from __future__ import annotations
 
 import functools
-import os
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
 import pytest
 
+from tests.chromium import headless_chromium, require_browser
 from tests.docs_build import built_site, require_mkdocs
 
-CHROMIUM = Path(os.environ.get("SIXTYSIX_CHROMIUM", "/usr/bin/chromium"))
-CHROMEDRIVER = Path(os.environ.get("SIXTYSIX_CHROMEDRIVER", "/usr/bin/chromedriver"))
 WAIT_S = 60
 """Page loads and the search worker on a loaded machine; nothing here waits on a fixed sleep."""
 PAGES = [("getting-started/", "Getting started"), ("two-players/", "Two players"), ("api/", "API reference")]
 
 
 def _require_browser() -> None:
-    missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
-    try:
-        import selenium  # noqa: F401
-    except ImportError as e:
-        missing.append(f"python package {e.name}")
-    if missing:
-        message = f"the docs browser test needs {', '.join(missing)} (apt-get install chromium chromium-driver)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+    require_browser("the docs browser test")
 
 
 class _Quiet(SimpleHTTPRequestHandler):
@@ -61,29 +49,8 @@ def site_url():
 @pytest.fixture
 def browser(tmp_path, monkeypatch):
     _require_browser()
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    monkeypatch.setenv("SE_OFFLINE", "true")  # Selenium Manager must not look for downloads
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for arg in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        f"--user-data-dir={tmp_path / 'chromium-profile'}",
-        "--window-size=1400,900",
-    ):
-        options.add_argument(arg)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
-    driver.set_page_load_timeout(WAIT_S)
-    yield driver
-    driver.quit()
+    with headless_chromium(tmp_path / "chromium-profile", monkeypatch, console=True, wait_s=WAIT_S) as driver:
+        yield driver
 
 
 def _errors(driver) -> list[str]:

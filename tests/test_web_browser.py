@@ -18,23 +18,13 @@ from pathlib import Path
 
 import pytest
 
-CHROMIUM = Path(os.environ.get("SIXTYSIX_CHROMIUM", "/usr/bin/chromium"))
-CHROMEDRIVER = Path(os.environ.get("SIXTYSIX_CHROMEDRIVER", "/usr/bin/chromedriver"))
+from tests.chromium import headless_chromium, require_browser
 
 
 def _require_browser() -> None:
-    missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
-    try:
-        import PIL  # noqa: F401
-        import selenium  # noqa: F401
-    except ImportError as e:
-        missing.append(f"python package {e.name}")
-    if missing:
-        hint = "apt-get install chromium chromium-driver; pip install -e '.[all]'"
-        message = f"browser test needs {', '.join(missing)} ({hint})"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+    require_browser(
+        "browser test", ("PIL", "selenium"), "apt-get install chromium chromium-driver; pip install -e '.[all]'"
+    )
 
 
 @pytest.fixture
@@ -56,29 +46,8 @@ def server(tmp_path):
 @pytest.fixture
 def browser(tmp_path, monkeypatch):
     _require_browser()
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    monkeypatch.setenv("SE_OFFLINE", "true")  # Selenium Manager must not look for downloads
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for arg in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        f"--user-data-dir={tmp_path / 'chromium-profile'}",
-        "--window-size=1400,900",
-    ):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
-    driver.set_page_load_timeout(60)
-    yield driver
-    driver.quit()
+    with headless_chromium(tmp_path / "chromium-profile", monkeypatch) as driver:
+        yield driver
 
 
 def _shot_dir(tmp_path: Path) -> Path:
