@@ -18,7 +18,7 @@ from sixtysix_env.fast.opponents import NetworkOpponent
 from sixtysix_env.fast.vector_env import SixtySixVectorEnv
 from sixtysix_env.observers import encode_vector
 
-from .vector_episodes import collect, lowest_legal
+from .vector_episodes import assert_same_episodes, collect, lowest_legal
 
 
 # ---------------------------------------------------------------- NEXT_STEP: every decision, right terminal obs
@@ -33,15 +33,8 @@ def test_next_step_mode_records_every_decision_and_the_finished_deals_last_obser
     assert type(nxt).metadata["autoreset_mode"] is AutoresetMode.SAME_STEP  # the class's default is untouched
     eps_same, decisions_same = collect(same, 150)
     eps_next, decisions_next = collect(nxt, 150)
-    finished = 0
-    for a, b in zip(eps_same, eps_next, strict=True):
-        k = min(len(a), len(b))
-        assert k >= 2
-        assert [e.key() for e in a[:k]] == [e.key() for e in b[:k]]
-        finished += k
-        for ep in b[:k]:
-            assert len(ep.observations) == len(ep.actions) + 1  # every decision, then the end
-    assert finished > 20
+    for ep in assert_same_episodes(eps_same, eps_next):
+        assert len(ep.observations) == len(ep.actions) + 1  # every decision, then the end
     # every decision the policy made in a finished NEXT_STEP episode is in one (none lost to a reset)
     assert decisions_next == sum(len(e.actions) for row in eps_next for e in row)
     assert decisions_same == sum(len(e.actions) for row in eps_same for e in row)

@@ -77,3 +77,16 @@ def collect(
         resetting = (term | trunc) if mode == AutoresetMode.NEXT_STEP else np.zeros(n, dtype=bool)
     decisions -= sum(len(ep.actions) for ep in open_)  # the unfinished ones
     return done, decisions
+
+
+def assert_same_episodes(want: list[list[Episode]], got: list[list[Episode]], least: int = 20) -> list[Episode]:
+    """Each env's episodes in ``got`` equal those in ``want`` as far as both recorded (at least two
+    each), and more than ``least`` episodes were compared; returns the compared ones of ``got``."""
+    compared: list[Episode] = []
+    for a, b in zip(want, got, strict=True):
+        k = min(len(a), len(b))
+        assert k >= 2
+        assert [e.key() for e in a[:k]] == [e.key() for e in b[:k]]
+        compared += b[:k]
+    assert len(compared) > least
+    return compared
