@@ -1,6 +1,6 @@
 """CleanRL-style single-file masked PPO on the batched vector env, against the built-in heuristic.
 
-    python examples/cleanrl_ppo.py --total-timesteps 3000000
+    python examples/cleanrl_ppo.py --minutes 28 --curve results/cleanrl_ppo   # the README's run
 
 The env is ``gymnasium.make_vec("SixtySix-v0", num_envs=N, vectorization_mode="vector_entry_point",
 opponent="heuristic")``: N deals stepped by numba kernels, the opponent played inside them
@@ -11,8 +11,9 @@ replaced within the same step (the learner's next observation is already the new
 ``terminated`` is the episode boundary for GAE as in CleanRL's ``ppo.py``. Illegal logits are set
 to the dtype's minimum before the softmax, as in CleanRL's and RLlib's masked policies.
 
-At the end the policy plays duplicate deals against ``heuristic``
-(``sixtysix_env.integrations.evaluate``) and the weights are saved with ``--save``.
+Every ``--eval-every`` seconds the greedy policy plays 500 duplicate deals against ``heuristic``,
+and at the end 2,000 (``sixtysix_env.integrations.curve``: with ``--curve PREFIX`` the curve is
+written as PREFIX.csv, .json and .png); the weights are saved with ``--save``.
 """
 
 from __future__ import annotations
@@ -27,35 +28,49 @@ from torch import nn
 from torch.distributions import Categorical
 
 import sixtysix_env  # noqa: F401  (registers SixtySix-v0)
-from sixtysix_env.integrations.evaluate import duplicate_eval
+from sixtysix_env.checks import cli_float, cli_int
+from sixtysix_env.integrations.curve import LearningCurve
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
     )
-    p.add_argument("--total-timesteps", type=int, default=3_000_000, help="learner decisions to train on")
-    p.add_argument("--num-envs", type=int, default=128, help="deals stepped together")
-    p.add_argument("--num-steps", type=int, default=64, help="steps per env per rollout")
-    p.add_argument("--lr", type=float, default=3e-4)
-    p.add_argument("--gamma", type=float, default=1.0, help="a deal is short and only its end pays")
-    p.add_argument("--gae-lambda", type=float, default=0.95)
-    p.add_argument("--epochs", type=int, default=4)
-    p.add_argument("--minibatches", type=int, default=4)
-    p.add_argument("--clip", type=float, default=0.2)
-    p.add_argument("--ent-coef", type=float, default=0.01)
-    p.add_argument("--vf-coef", type=float, default=0.5)
-    p.add_argument("--hidden", type=int, default=256)
+    p.add_argument(
+        "--total-timesteps",
+        type=cli_int,
+        default=None,
+        help="learner decisions (default 3,000,000; no limit with --minutes)",
+    )
+    p.add_argument("--minutes", type=cli_float, default=None, help="stop after the update that passes this wall time")
+    p.add_argument("--num-envs", type=cli_int, default=128, help="deals stepped together")
+    p.add_argument("--num-steps", type=cli_int, default=64, help="steps per env per rollout")
+    p.add_argument("--lr", type=cli_float, default=3e-4)
+    p.add_argument("--gamma", type=cli_float, default=1.0, help="a deal is short and only its end pays")
+    p.add_argument("--gae-lambda", type=cli_float, default=0.95)
+    p.add_argument("--epochs", type=cli_int, default=4)
+    p.add_argument("--minibatches", type=cli_int, default=4)
+    p.add_argument("--clip", type=cli_float, default=0.2)
+    p.add_argument("--ent-coef", type=cli_float, default=0.01)
+    p.add_argument("--vf-coef", type=cli_float, default=0.5)
+    p.add_argument("--hidden", type=cli_int, default=256)
     p.add_argument(
         "--opponent",
         default="heuristic",
         help="heuristic or random (in the kernels), ppo[:model=NAME] (a shipped network, batched numpy), or self "
         "(the learner's current greedy policy: self-play, the learner drawn into either seat per deal)",
     )
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--threads", type=int, default=1, help="torch threads (1 is fastest on a busy 2-core machine)")
-    p.add_argument("--eval-deals", type=int, default=2000, help="duplicate deals against heuristic at the end")
+    p.add_argument("--seed", type=cli_int, default=0)
+    p.add_argument("--threads", type=cli_int, default=1, help="torch threads (1 is fastest on a busy 2-core machine)")
+    p.add_argument("--eval-deals", type=cli_int, default=2000, help="duplicate deals against heuristic at the end")
+    p.add_argument("--eval-every", type=cli_float, default=120.0, help="seconds between checkpoint evaluations")
+    p.add_argument("--curve", default=None, help="write the curve as PREFIX.csv, PREFIX.json and PREFIX.png")
     p.add_argument("--save", default=None, help="write the trained weights here (torch.save)")
+    p.add_argument(
+        "--save-npz",
+        default=None,
+        help="also write them as numpy weights (.npz) that play as the ppo agent without torch: ppo:path=FILE.npz",
+    )
     return p.parse_args(argv)
 
 
@@ -76,6 +91,26 @@ class Agent(nn.Module):
         if action is None:
             action = dist.sample()
         return action, dist.log_prob(action), dist.entropy(), self.v(h).squeeze(-1)
+
+    def to_mlp(self, source: str):
+        """The same network as numpy weights (``sixtysix_env.agents.mlp``): the policy is body + pi,
+        the value body + v, each a chain of Linear layers with tanh between."""
+        from sixtysix_env.agents.mlp import MLPPolicy
+
+        def layers(*mods: nn.Linear) -> tuple:
+            return tuple((m.weight.detach().numpy().copy(), m.bias.detach().numpy().copy()) for m in mods)
+
+        first, second = self.body[0], self.body[2]
+        meta = {
+            "activation": "tanh",
+            "observation": "vector",
+            "observation_size": first.in_features,
+            "num_actions": self.pi.out_features,
+            "normalization": "none",
+            "rules": "standard",
+            "source": source,
+        }
+        return MLPPolicy(layers(first, second, self.pi), layers(first, second, self.v), meta)
 
     def greedy(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """The batched policy ``duplicate_eval`` plays: the most probable legal action."""
@@ -102,11 +137,15 @@ def main(argv: list[str] | None = None) -> None:
     mask_buf = torch.zeros((t_steps, n, n_actions), dtype=torch.bool)
     act_buf = torch.zeros((t_steps, n), dtype=torch.long)
     logp_buf, rew_buf, done_buf, val_buf = (torch.zeros((t_steps, n)) for _ in range(4))
+    curve = LearningCurve(
+        args.curve, "CleanRL-style PPO", args.eval_every, min(500, args.eval_deals), max(2, args.eval_deals)
+    )
     start = time.time()
     obs, infos = envs.reset(seed=args.seed)
     next_obs = torch.as_tensor(obs)
     next_mask = torch.as_tensor(infos["action_mask"], dtype=torch.bool)
-    updates = max(1, args.total_timesteps // (n * t_steps))
+    total = args.total_timesteps or (3_000_000 if args.minutes is None else 10**12)
+    updates = max(1, total // (n * t_steps))
     returns_seen: list[float] = []
     for update in range(1, updates + 1):
         for t in range(t_steps):
@@ -154,16 +193,22 @@ def main(argv: list[str] | None = None) -> None:
             recent = returns_seen[-2000:]
             mean = float(np.mean(recent)) if recent else float("nan")
             print(
-                f"update {update}/{updates} steps {update * size} deal return {mean:+.3f} "
-                f"({time.time() - start:.0f} s)",
+                f"update {update} steps {update * size} deal return {mean:+.3f} ({time.time() - start:.0f} s)",
                 flush=True,
             )
+        if args.eval_deals >= 2:
+            curve.maybe(agent.greedy, update * size)
+        if args.minutes is not None and curve.elapsed() > 60 * args.minutes:
+            break
     train_s = time.time() - start
-    print(f"trained {updates * n * t_steps} steps in {train_s:.0f} s")
+    print(f"trained {update * size} steps in {train_s:.0f} s")
     if args.save:
         torch.save(agent.state_dict(), args.save)
+    if args.save_npz:
+        mlp = agent.to_mlp(f"examples/cleanrl_ppo.py, {update * size} steps, seed {args.seed}")
+        print(f"numpy weights: {mlp.save(args.save_npz)} (play them as ppo:path={args.save_npz})")
     if args.eval_deals >= 2:
-        print("cleanrl_ppo", duplicate_eval(agent.greedy, deals=args.eval_deals, seed=12345))
+        print("cleanrl_ppo", curve.final(agent.greedy, update * size, options=vars(args)))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """RLlib: PPO on the batched engine (the learner against the heuristic), on one machine or a Ray cluster.
 
-    python examples/rllib_ppo.py --iterations 60                 # sample in the driver
+    python examples/rllib_ppo.py --minutes 28 --curve results/rllib_ppo   # the README's run, in the driver
     python examples/rllib_ppo.py --env-runners 2                 # two sampling processes
     python examples/rllib_ppo.py --address auto --env-runners 8  # on the cluster `ray start` made (docs/ray.md)
     python examples/rllib_ppo.py --self-play                     # the two-player AEC env, one shared policy
@@ -25,8 +25,9 @@ busy 2-core machine that is 10-20x slower than one thread each, so this script s
 ``OMP_NUM_THREADS=1`` and ``torch.set_num_threads(1)`` everywhere (``--threads`` changes it).
 
 Each iteration prints its env steps; at the end, the sampling-and-training throughput over the
-iterations after the first (which includes starting the runners), and the policy plays duplicate
-deals against ``heuristic`` (``sixtysix_env.integrations.evaluate``).
+iterations after the first (which includes starting the runners). Every ``--eval-every`` seconds
+the greedy policy plays 500 duplicate deals against ``heuristic``, and at the end 2,000
+(``sixtysix_env.integrations.curve``; ``--curve PREFIX`` writes PREFIX.csv, .json and .png).
 """
 
 from __future__ import annotations
@@ -49,11 +50,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
     )
-    p.add_argument("--iterations", type=cli_int, default=60, help="PPO training iterations")
+    p.add_argument(
+        "--iterations", type=cli_int, default=None, help="PPO iterations (default 60; no limit with --minutes)"
+    )
     p.add_argument("--minutes", type=cli_float, default=None, help="stop training after this much wall time")
-    p.add_argument("--batch", type=cli_int, default=8000, help="env steps per iteration")
+    p.add_argument("--batch", type=cli_int, default=8192, help="env steps per iteration")
+    p.add_argument("--minibatch", type=cli_int, default=2048, help="env steps per gradient step")
     p.add_argument("--env-runners", type=cli_int, default=0, help="sampling processes (0: sample in the driver)")
-    p.add_argument("--envs-per-runner", type=cli_int, default=8, help="deals each runner plays at once")
+    p.add_argument("--envs-per-runner", type=cli_int, default=128, help="deals each runner plays at once")
     p.add_argument("--address", type=cli_ray_address, default="local", help=f"Ray cluster: {ADDRESS_HELP}")
     p.add_argument("--self-play", action="store_true", help="the AEC env, both seats one shared policy")
     p.add_argument("--hidden", type=cli_int, default=256)
@@ -61,8 +65,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--threads", type=cli_int, default=1, help="torch threads per process")
     p.add_argument("--seed", type=cli_int, default=0)
     p.add_argument("--eval-deals", type=cli_int, default=2000, help="duplicate deals against heuristic at the end")
+    p.add_argument("--eval-every", type=cli_float, default=120.0, help="seconds between checkpoint evaluations")
+    p.add_argument("--curve", default=None, help="write the curve as PREFIX.csv, PREFIX.json and PREFIX.png")
     args = p.parse_args(argv)
-    for name in ("iterations", "batch", "envs_per_runner", "hidden", "threads"):
+    if args.iterations is None:
+        args.iterations = 60 if args.minutes is None else 10**9
+    for name in ("iterations", "batch", "minibatch", "envs_per_runner", "hidden", "threads"):
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
     if args.env_runners < 0 or args.eval_deals < 0:
@@ -115,7 +123,7 @@ def build_config(args: argparse.Namespace) -> Any:
         )
         .training(
             train_batch_size_per_learner=args.batch,
-            minibatch_size=min(1000, args.batch // 2),
+            minibatch_size=min(args.minibatch, args.batch),
             num_epochs=4,
             lr=args.lr,
             gamma=1.0,
@@ -133,7 +141,7 @@ def main(argv: list[str] | None = None) -> None:
     import torch
     from ray.rllib.core.columns import Columns
 
-    from sixtysix_env.integrations.evaluate import duplicate_eval
+    from sixtysix_env.integrations.curve import LearningCurve
 
     torch.set_num_threads(args.threads)
     env_kw = {"runtime_env": {"env_vars": {"OMP_NUM_THREADS": str(args.threads)}}}
@@ -142,8 +150,17 @@ def main(argv: list[str] | None = None) -> None:
         ray.init(num_cpus=cpus, _node_ip_address="127.0.0.1", include_dashboard=False, log_to_driver=False, **env_kw)
     else:
         ray.init(address=args.address, log_to_driver=False, **env_kw)
+    curve = LearningCurve(args.curve, "RLlib PPO", args.eval_every, min(500, args.eval_deals), max(2, args.eval_deals))
     config = build_config(args)
     algo = config.build_algo()
+    policy = algo.get_module("shared" if args.self_play else None)
+
+    def greedy(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        batch = {Columns.OBS: {"observations": torch.as_tensor(obs), "action_mask": torch.as_tensor(masks).float()}}
+        with torch.no_grad():
+            logits = policy.forward_inference(batch)[Columns.ACTION_DIST_INPUTS]
+        return logits.argmax(-1).numpy()
+
     start = time.time()
     marks: list[tuple[float, float, float]] = []  # (wall time, env steps, sampling s) after each iteration
     i = steps = 0
@@ -155,11 +172,12 @@ def main(argv: list[str] | None = None) -> None:
         length = runners.get("episode_len_mean", float("nan"))
         ret = runners.get("episode_return_mean", float("nan"))
         print(
-            f"iteration {i}/{args.iterations} env steps {steps} deal length {length:.1f} "
-            f"return {ret:+.2f} ({time.time() - start:.0f} s)",
+            f"iteration {i} env steps {steps} deal length {length:.1f} return {ret:+.2f} ({time.time() - start:.0f} s)",
             flush=True,
         )
-        if args.minutes is not None and time.time() - start > 60 * args.minutes:
+        if args.eval_deals >= 2:
+            curve.maybe(greedy, steps)
+        if args.minutes is not None and curve.elapsed() > 60 * args.minutes:
             break
     print(f"trained {i} iterations, {steps} env steps in {time.time() - start:.0f} s")
     if len(marks) > 1:
@@ -170,16 +188,8 @@ def main(argv: list[str] | None = None) -> None:
             f"{statistics.median(sampling):.0f} sampling alone (medians of iterations 2-{len(marks)}), "
             f"{args.env_runners} env runners x {args.envs_per_runner} envs"
         )
-    policy = algo.get_module("shared" if args.self_play else None)
-
-    def greedy(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        batch = {Columns.OBS: {"observations": torch.as_tensor(obs), "action_mask": torch.as_tensor(masks).float()}}
-        with torch.no_grad():
-            logits = policy.forward_inference(batch)[Columns.ACTION_DIST_INPUTS]
-        return logits.argmax(-1).numpy()
-
     if args.eval_deals >= 2:
-        print("rllib_ppo", duplicate_eval(greedy, deals=args.eval_deals, seed=12345))
+        print("rllib_ppo", curve.final(greedy, steps, options=vars(args)))
     algo.stop()
     ray.shutdown()
 

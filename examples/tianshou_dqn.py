@@ -1,6 +1,6 @@
 """Tianshou: masked DQN on the batched engine against the built-in heuristic.
 
-    python examples/tianshou_dqn.py --epochs 10
+    python examples/tianshou_dqn.py --minutes 28 --curve results/tianshou_dqn   # the README's run
 
 No glue: ``SixtySixTianshouEnv(N, opponent="heuristic")`` (``sixtysix_env.integrations.tianshou``)
 is an envpool-style vector env of N deals stepped by the numba kernels, which Tianshou's
@@ -9,13 +9,17 @@ is an envpool-style vector env of N deals stepped by the numba kernels, which Ti
 legal actions). ``--single`` trains on ``DummyVectorEnv`` of single ``SixtySix-v0`` envs instead
 (slow; for debugging). Training uses Tianshou's own ``OffPolicyTrainerParams``/``run_training``.
 
-At the end the greedy policy plays duplicate deals against ``heuristic``
-(``sixtysix_env.integrations.evaluate``).
+Every ``--eval-every`` seconds the greedy policy plays 500 duplicate deals against ``heuristic``,
+and at the end 2,000 (``sixtysix_env.integrations.curve``; ``--curve PREFIX`` writes the curve as
+PREFIX.csv, .json and .png). Tianshou's trainer has no wall-time budget: ``--minutes`` ends the
+run from its ``training_fn`` hook, which also takes the checkpoints.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import math
 import time
 
 import gymnasium as gym
@@ -23,26 +27,38 @@ import numpy as np
 import torch
 
 import sixtysix_env  # noqa: F401  (registers SixtySix-v0)
-from sixtysix_env.integrations.evaluate import duplicate_eval
+from sixtysix_env.checks import cli_float, cli_int
+from sixtysix_env.integrations.curve import LearningCurve
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
     )
-    p.add_argument("--epochs", type=int, default=10)
-    p.add_argument("--epoch-steps", type=int, default=50_000, help="env steps per epoch")
-    p.add_argument("--envs", type=int, default=64, help="deals collecting together")
+    p.add_argument("--epochs", type=cli_int, default=None, help="epochs (default 10; no limit with --minutes)")
+    p.add_argument("--minutes", type=cli_float, default=None, help="stop at the first collect past this wall time")
+    p.add_argument("--epoch-steps", type=cli_int, default=50_000, help="env steps per epoch")
+    p.add_argument("--envs", type=cli_int, default=256, help="deals collecting together")
     p.add_argument("--single", action="store_true", help="DummyVectorEnv of single envs (debugging)")
-    p.add_argument("--buffer", type=int, default=100_000)
-    p.add_argument("--batch", type=int, default=256)
-    p.add_argument("--lr", type=float, default=1e-3)
-    p.add_argument("--hidden", type=int, default=256)
-    p.add_argument("--eps", type=float, default=0.1, help="epsilon-greedy exploration while collecting")
-    p.add_argument("--threads", type=int, default=1, help="torch threads (1 is fastest on a busy 2-core machine)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--eval-deals", type=int, default=2000, help="duplicate deals against heuristic at the end")
-    return p.parse_args(argv)
+    p.add_argument("--buffer", type=cli_int, default=100_000)
+    p.add_argument("--batch", type=cli_int, default=512)
+    p.add_argument("--updates-per-step", type=cli_float, default=0.005, help="gradient steps per env step collected")
+    p.add_argument("--lr", type=cli_float, default=1e-3)
+    p.add_argument("--hidden", type=cli_int, default=256)
+    p.add_argument("--eps", type=cli_float, default=0.1, help="epsilon-greedy exploration while collecting")
+    p.add_argument("--threads", type=cli_int, default=1, help="torch threads (1 is fastest on a busy 2-core machine)")
+    p.add_argument("--seed", type=cli_int, default=0)
+    p.add_argument("--eval-deals", type=cli_int, default=2000, help="duplicate deals against heuristic at the end")
+    p.add_argument("--eval-every", type=cli_float, default=120.0, help="seconds between checkpoint evaluations")
+    p.add_argument("--curve", default=None, help="write the curve as PREFIX.csv, PREFIX.json and PREFIX.png")
+    args = p.parse_args(argv)
+    if args.epochs is None:
+        args.epochs = 10 if args.minutes is None else 10**6
+    return args
+
+
+class TimeUp(Exception):
+    """Raised from Tianshou's ``training_fn`` hook when ``--minutes`` have passed."""
 
 
 def make_env() -> gym.Env:
@@ -86,23 +102,6 @@ def main(argv: list[str] | None = None) -> None:
     )
     buffer = VectorReplayBuffer(args.buffer, args.envs)
     collector = Collector[CollectStats](algorithm, train_envs, buffer, exploration_noise=True)
-    collector.reset()
-    collector.collect(n_step=args.batch * args.envs)
-    start = time.time()
-
-    result = algorithm.run_training(
-        OffPolicyTrainerParams(
-            training_collector=collector,
-            max_epochs=args.epochs,
-            epoch_num_steps=args.epoch_steps,
-            collection_step_num_env_steps=10 * args.envs,
-            update_step_num_gradient_steps_per_sample=0.1,
-            batch_size=args.batch,
-            test_in_training=False,
-            show_progress=False,
-        )
-    )
-    print(f"trained {result.timing.total_time:.0f} s, {collector.collect_step} env steps ({time.time() - start:.0f} s)")
 
     def greedy(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         with torch.no_grad():
@@ -110,8 +109,42 @@ def main(argv: list[str] | None = None) -> None:
         q = q.masked_fill(~torch.as_tensor(masks, dtype=torch.bool), -torch.inf)
         return q.argmax(-1).numpy()
 
+    curve = LearningCurve(
+        args.curve, "Tianshou DQN", args.eval_every, min(500, args.eval_deals), max(2, args.eval_deals)
+    )
+
+    warmup_steps = 64 * args.envs  # random-policy steps that fill the buffer first
+    progress = {"steps": warmup_steps}
+
+    def training_fn(epoch: int, env_step: int) -> None:
+        progress["steps"] = warmup_steps + env_step
+        if args.eval_deals >= 2:
+            curve.maybe(greedy, progress["steps"])
+        if args.minutes is not None and curve.elapsed() > 60 * args.minutes:
+            raise TimeUp
+
+    collector.reset()
+    collector.collect(n_step=warmup_steps)
+    start = time.time()
+    with contextlib.suppress(TimeUp):
+        algorithm.run_training(
+            OffPolicyTrainerParams(
+                training_collector=collector,
+                max_epochs=args.epochs,
+                epoch_num_steps=args.epoch_steps,
+                # at least one gradient step per collect (Tianshou refuses zero)
+                collection_step_num_env_steps=max(10 * args.envs, math.ceil(1 / args.updates_per_step)),
+                update_step_num_gradient_steps_per_sample=args.updates_per_step,
+                batch_size=args.batch,
+                test_in_training=False,
+                show_progress=False,
+                training_fn=training_fn,
+            )
+        )
+    steps = progress["steps"]
+    print(f"trained {steps} env steps in {time.time() - start:.0f} s")
     if args.eval_deals >= 2:
-        print("tianshou_dqn", duplicate_eval(greedy, deals=args.eval_deals, seed=12345))
+        print("tianshou_dqn", curve.final(greedy, steps, options=vars(args)))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """TorchRL: PPO with the action mask on the batched engine against the built-in heuristic.
 
-    python examples/torchrl_ppo.py --frames 2000000
+    python examples/torchrl_ppo.py --minutes 28 --curve results/torchrl_ppo   # the README's run
 
 No glue: ``GymWrapper(gymnasium.make_vec("SixtySix-v0", N, vectorization_mode="vector_entry_point"))``
 wraps the batched vector env (N deals stepped by numba kernels; TorchRL reads its
@@ -11,8 +11,9 @@ wraps the batched vector env (N deals stepped by numba kernels; TorchRL reads it
 is int8). ``--single`` uses ``SerialEnv`` of single ``GymEnv("SixtySix-v0")`` envs instead (slow;
 for debugging). Collection, GAE and the clipped loss are TorchRL's.
 
-At the end the greedy policy plays duplicate deals against ``heuristic``
-(``sixtysix_env.integrations.evaluate``).
+Every ``--eval-every`` seconds the greedy policy plays 500 duplicate deals against ``heuristic``,
+and at the end 2,000 (``sixtysix_env.integrations.curve``; ``--curve PREFIX`` writes the curve as
+PREFIX.csv, .json and .png).
 """
 
 from __future__ import annotations
@@ -25,25 +26,28 @@ import torch
 from torch import nn
 
 import sixtysix_env  # noqa: F401  (registers SixtySix-v0)
-from sixtysix_env.integrations.evaluate import duplicate_eval
+from sixtysix_env.checks import cli_float, cli_int
+from sixtysix_env.integrations.curve import LearningCurve
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
     )
-    p.add_argument("--frames", type=int, default=200_000, help="env steps to train on")
-    p.add_argument("--frames-per-batch", type=int, default=4096)
-    p.add_argument("--envs", type=int, default=64, help="deals stepped together")
+    p.add_argument("--frames", type=cli_int, default=None, help="env steps (default 200,000; no limit with --minutes)")
+    p.add_argument("--frames-per-batch", type=cli_int, default=8192)
+    p.add_argument("--envs", type=cli_int, default=128, help="deals stepped together")
     p.add_argument("--single", action="store_true", help="SerialEnv of single envs (debugging)")
-    p.add_argument("--minutes", type=float, default=None, help="stop after the batch that passes this wall time")
-    p.add_argument("--epochs", type=int, default=4)
-    p.add_argument("--minibatch", type=int, default=512)
-    p.add_argument("--lr", type=float, default=3e-4)
-    p.add_argument("--hidden", type=int, default=256)
-    p.add_argument("--threads", type=int, default=1, help="torch threads (1 is fastest on a busy 2-core machine)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--eval-deals", type=int, default=2000, help="duplicate deals against heuristic at the end")
+    p.add_argument("--minutes", type=cli_float, default=None, help="stop after the batch that passes this wall time")
+    p.add_argument("--epochs", type=cli_int, default=4)
+    p.add_argument("--minibatch", type=cli_int, default=2048)
+    p.add_argument("--lr", type=cli_float, default=3e-4)
+    p.add_argument("--hidden", type=cli_int, default=256)
+    p.add_argument("--threads", type=cli_int, default=1, help="torch threads (1 is fastest on a busy 2-core machine)")
+    p.add_argument("--seed", type=cli_int, default=0)
+    p.add_argument("--eval-deals", type=cli_int, default=2000, help="duplicate deals against heuristic at the end")
+    p.add_argument("--eval-every", type=cli_float, default=120.0, help="seconds between checkpoint evaluations")
+    p.add_argument("--curve", default=None, help="write the curve as PREFIX.csv, PREFIX.json and PREFIX.png")
     args = p.parse_args(argv)
     if args.minibatch > args.frames_per_batch:
         p.error(f"--minibatch {args.minibatch} is larger than --frames-per-batch {args.frames_per_batch}")
@@ -95,17 +99,36 @@ def main(argv: list[str] | None = None) -> None:
         spec=env.action_spec,
     )
     critic = ValueOperator(mlp(1), in_keys=["observation"])
-    loss = ClipPPOLoss(actor, critic, clip_epsilon=0.2, entropy_coeff=0.01, critic_coeff=0.5)
+    loss = ClipPPOLoss(
+        actor,
+        critic,
+        clip_epsilon=0.2,
+        entropy_coeff=0.01,
+        critic_coeff=0.5,
+        loss_critic_type="l2",
+        normalize_advantage=True,
+    )
     gae = GAE(gamma=1.0, lmbda=0.95, value_network=critic)
     opt = torch.optim.Adam(loss.parameters(), lr=args.lr)
     collector = Collector(
         env,
         actor,
         frames_per_batch=args.frames_per_batch,
-        total_frames=args.frames,
+        total_frames=args.frames or (200_000 if args.minutes is None else -1),
         auto_register_policy_transforms=False,
     )
     buffer = ReplayBuffer(storage=LazyTensorStorage(args.frames_per_batch), sampler=SamplerWithoutReplacement())
+    net = logits_net.module
+
+    def greedy(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        with torch.no_grad():
+            logits = net(torch.as_tensor(obs))
+        logits = logits.masked_fill(~torch.as_tensor(masks, dtype=torch.bool), -torch.inf)
+        return logits.argmax(-1).numpy()
+
+    curve = LearningCurve(
+        args.curve, "TorchRL PPO", args.eval_every, min(500, args.eval_deals), max(2, args.eval_deals)
+    )
     start = time.time()
     frames = 0
     for i, batch in enumerate(collector, 1):
@@ -128,20 +151,14 @@ def main(argv: list[str] | None = None) -> None:
             f"batch {i} frames {frames} last-step reward of ended deals {mean:+.3f} ({time.time() - start:.0f} s)",
             flush=True,
         )
-        if args.minutes is not None and time.time() - start > 60 * args.minutes:
+        if args.eval_deals >= 2:
+            curve.maybe(greedy, frames)
+        if args.minutes is not None and curve.elapsed() > 60 * args.minutes:
             break
     collector.shutdown()
     print(f"trained {frames} frames in {time.time() - start:.0f} s")
-    net = logits_net.module
-
-    def greedy(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        with torch.no_grad():
-            logits = net(torch.as_tensor(obs))
-        logits = logits.masked_fill(~torch.as_tensor(masks, dtype=torch.bool), -torch.inf)
-        return logits.argmax(-1).numpy()
-
     if args.eval_deals >= 2:
-        print("torchrl_ppo", duplicate_eval(greedy, deals=args.eval_deals, seed=12345))
+        print("torchrl_ppo", curve.final(greedy, frames, options=vars(args)))
 
 
 if __name__ == "__main__":

@@ -72,7 +72,7 @@ def test_collector_records_every_decision_and_the_finished_deals_last_observatio
 
 
 def test_step_of_some_envs_leaves_the_others_and_bad_ids_are_explained():
-    envs = SixtySixTianshouEnv(4, opponent="random", seed=0)
+    envs = SixtySixTianshouEnv(4, opponent="random", seed=0, infos=True)
     obs, _ = envs.reset(seed=0)
     before = envs.venv.deals.state.copy()
     acts = np.array([int(np.flatnonzero(obs[i]["mask"])[0]) for i in (1, 3)])
@@ -84,3 +84,13 @@ def test_step_of_some_envs_leaves_the_others_and_bad_ids_are_explained():
         envs.step(acts, np.array([1, 7]))
     with pytest.raises(ValueError, match=r"action must have shape \(2,\)"):
         envs.step(acts[:1], np.array([1, 3]))
+
+
+def test_infos_are_empty_unless_asked_for_and_a_bad_flag_is_refused():
+    envs = SixtySixTianshouEnv(3, opponent="random", seed=0)
+    _, infos = envs.reset(seed=0)
+    assert infos.dtype == object and [dict(i) for i in infos] == [{}, {}, {}]
+    _, full = SixtySixTianshouEnv(3, opponent="random", seed=0, infos=True).reset(seed=0)
+    assert set(full[0]) >= {"seat", "winner", "game_points", "action_mask"}
+    with pytest.raises(ValueError, match="infos must be True or False"):
+        SixtySixTianshouEnv(3, infos="yes")

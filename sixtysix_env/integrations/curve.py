@@ -1,0 +1,154 @@
+"""A learning curve for the framework examples: strength against the heuristic over wall time.
+
+Every example calls it the same way, so their curves compare::
+
+    curve = LearningCurve("results/cleanrl", label="CleanRL PPO", every_s=120)
+    ...                                   # inside the training loop, after an update:
+    curve.maybe(policy, steps)            # a duplicate evaluation when ``every_s`` has passed
+    result = curve.final(policy, steps)   # 2,000 duplicate deals; writes .csv, .json and .png
+
+The clock starts when the curve is made and runs through the evaluations (they count against the
+run's wall time, as they would for anyone timing the command). The checkpoints play ``deals``
+duplicate deals on seed 777 (``duplicate_eval``); the final one plays ``final_deals`` on seed
+12345, the deals every example's closing line reports. The PNG needs matplotlib (extra ``plot``):
+without it the curve is written as CSV and JSON only, and a line says so;
+``python -m sixtysix_env.integrations.curve PREFIX.json`` draws it later where matplotlib is.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+from .evaluate import BatchPolicy, DuplicateResult, duplicate_eval
+
+__all__ = ["LearningCurve"]
+
+CHECKPOINT_SEED = 777
+FINAL_SEED = 12345
+FIELDS = ("wall_s", "steps", "points_per_deal", "low", "high", "win_rate", "deals")
+
+
+class LearningCurve:
+    """Duplicate evaluations of a batched policy at checkpoints of a run, written as a curve."""
+
+    def __init__(
+        self,
+        prefix: str | Path | None,
+        label: str,
+        every_s: float = 120.0,
+        deals: int = 500,
+        final_deals: int = 2000,
+        rules: str = "standard",
+    ) -> None:
+        if every_s <= 0 or deals < 2 or final_deals < 2:
+            raise ValueError(f"every_s must be positive and deals at least 2, got {every_s}, {deals}, {final_deals}")
+        self.prefix = Path(prefix) if prefix is not None else None
+        self.label, self.every_s, self.deals, self.final_deals, self.rules = label, every_s, deals, final_deals, rules
+        self.start = time.time()
+        self.next_due = self.start + every_s
+        self.rows: list[dict[str, float]] = []
+
+    def elapsed(self) -> float:
+        return time.time() - self.start
+
+    def maybe(self, policy: BatchPolicy, steps: int) -> DuplicateResult | None:
+        """Evaluate if a checkpoint is due (returns its result), else do nothing (returns None)."""
+        if time.time() < self.next_due:
+            return None
+        result = self.evaluate(policy, steps, self.deals, CHECKPOINT_SEED)
+        self.next_due = time.time() + self.every_s
+        return result
+
+    def evaluate(self, policy: BatchPolicy, steps: int, deals: int, seed: int) -> DuplicateResult:
+        result = duplicate_eval(policy, deals=deals, rules=self.rules, seed=seed)
+        row = {
+            "wall_s": round(self.elapsed(), 1),
+            "steps": int(steps),
+            "points_per_deal": round(result.points, 4),
+            "low": round(result.low, 4),
+            "high": round(result.high, 4),
+            "win_rate": round(result.win_rate, 4),
+            "deals": deals,
+        }
+        self.rows.append(row)
+        print(
+            f"curve {row['wall_s']:.0f} s, {row['steps']} steps: {result.points:+.3f} [{result.low:+.3f}, "
+            f"{result.high:+.3f}] vs heuristic ({deals} duplicate deals)",
+            flush=True,
+        )
+        if self.prefix is not None:
+            self._write_csv()
+        return result
+
+    def final(self, policy: BatchPolicy, steps: int, **extra: object) -> DuplicateResult:
+        """The closing measurement (``final_deals`` pairs); writes the CSV, the JSON summary and the PNG."""
+        result = self.evaluate(policy, steps, self.final_deals, FINAL_SEED)
+        if self.prefix is not None:
+            self.prefix.parent.mkdir(parents=True, exist_ok=True)
+            summary = {"label": self.label, "wall_s": self.rows[-1]["wall_s"], "steps": int(steps)}
+            summary |= {"final": asdict(result), "curve": self.rows} | dict(extra)
+            self.prefix.with_suffix(".json").write_text(json.dumps(summary, indent=1, default=str) + "\n")
+            self._write_png()
+        return result
+
+    def _write_csv(self) -> None:
+        assert self.prefix is not None
+        self.prefix.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.prefix.with_suffix(".csv"), "w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=FIELDS)
+            writer.writeheader()
+            writer.writerows(self.rows)
+
+    def _write_png(self) -> None:
+        assert self.prefix is not None
+        try:
+            import matplotlib
+
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
+        except ImportError:
+            png = self.prefix.with_suffix(".png")
+            print(f"matplotlib is not installed (extra 'plot'): no {png}, the curve is in CSV and JSON only")
+            return
+        minutes = [r["wall_s"] / 60 for r in self.rows]
+        points = [r["points_per_deal"] for r in self.rows]
+        low = [r["low"] for r in self.rows]
+        high = [r["high"] for r in self.rows]
+        fig, ax = plt.subplots(figsize=(6.4, 3.6), dpi=100)
+        ax.fill_between(minutes, low, high, alpha=0.25, label="95% interval")
+        ax.plot(minutes, points, marker="o", markersize=3, label=self.label)
+        ax.axhline(0.0, color="grey", linewidth=0.8, linestyle="--")
+        ax.set_xlabel("wall time (minutes, evaluations included)")
+        ax.set_ylabel("game points per deal vs heuristic")
+        ax.set_title(f"{self.label}: duplicate deals against the heuristic")
+        ax.legend(loc="lower right")
+        fig.tight_layout()
+        fig.savefig(self.prefix.with_suffix(".png"))
+        plt.close(fig)
+
+
+def redraw(summary: str | Path) -> Path:
+    """Draw the PNG of a curve from its JSON summary (for a run whose venv had no matplotlib)."""
+    path = Path(summary)
+    data = json.loads(path.read_text())
+    curve = LearningCurve(path.with_suffix(""), str(data["label"]))
+    curve.rows = [dict(row) for row in data["curve"]]
+    curve._write_png()
+    return path.with_suffix(".png")
+
+
+def main(argv: list[str] | None = None) -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Draw the PNG of learning curves from their JSON summaries.")
+    parser.add_argument("summaries", nargs="+", help="PREFIX.json files written by a framework example's --curve")
+    for summary in parser.parse_args(argv).summaries:
+        print(redraw(summary))
+
+
+if __name__ == "__main__":
+    main()
