@@ -61,7 +61,7 @@ if str(ROOT) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(ROOT))
 
 from sixtysix_env.actions import NUM_ACTIONS  # noqa: E402
-from sixtysix_env.agents.mlp import MLPPolicy  # noqa: E402
+from sixtysix_env.agents.mlp import MLPPolicy, linear_layers, vector_policy  # noqa: E402
 from sixtysix_env.checks import cli_float, cli_int, parse_float_text  # noqa: E402
 from sixtysix_env.fast import BatchedDeals  # noqa: E402
 from sixtysix_env.fast import kernels as K  # noqa: E402
@@ -300,22 +300,9 @@ def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
 
 def export(nets: Nets, rules: str, source: str) -> MLPPolicy:
     def layers(seq: nn.Sequential) -> tuple:
-        return tuple(
-            (m.weight.detach().numpy().astype(np.float32), m.bias.detach().numpy().astype(np.float32))
-            for m in seq
-            if isinstance(m, nn.Linear)
-        )
+        return linear_layers(m for m in seq if isinstance(m, nn.Linear))
 
-    meta = {
-        "activation": "tanh",
-        "observation": "vector",
-        "observation_size": VECTOR_SIZE,
-        "num_actions": NUM_ACTIONS,
-        "normalization": "none",
-        "rules": rules,
-        "source": source,
-    }
-    return MLPPolicy(layers(nets.policy), layers(nets.value), meta)
+    return vector_policy(layers(nets.policy), layers(nets.value), activation="tanh", rules=rules, source=source)
 
 
 def sample(logits: torch.Tensor, gen: torch.Generator) -> torch.Tensor:

@@ -29,7 +29,7 @@ from torch.distributions import Categorical
 
 import sixtysix_env  # noqa: F401  (registers SixtySix-v0)
 from sixtysix_env.checks import cli_float, cli_int
-from sixtysix_env.integrations.curve import LearningCurve
+from sixtysix_env.integrations.curve import LearningCurve, add_curve_arguments
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -62,9 +62,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     p.add_argument("--seed", type=cli_int, default=0)
     p.add_argument("--threads", type=cli_int, default=1, help="torch threads (1 is fastest on a busy 2-core machine)")
-    p.add_argument("--eval-deals", type=cli_int, default=2000, help="duplicate deals against heuristic at the end")
-    p.add_argument("--eval-every", type=cli_float, default=120.0, help="seconds between checkpoint evaluations")
-    p.add_argument("--curve", default=None, help="write the curve as PREFIX.csv, PREFIX.json and PREFIX.png")
+    add_curve_arguments(p)
     p.add_argument("--save", default=None, help="write the trained weights here (torch.save)")
     p.add_argument(
         "--save-npz",
@@ -95,22 +93,11 @@ class Agent(nn.Module):
     def to_mlp(self, source: str):
         """The same network as numpy weights (``sixtysix_env.agents.mlp``): the policy is body + pi,
         the value body + v, each a chain of Linear layers with tanh between."""
-        from sixtysix_env.agents.mlp import MLPPolicy
-
-        def layers(*mods: nn.Linear) -> tuple:
-            return tuple((m.weight.detach().numpy().copy(), m.bias.detach().numpy().copy()) for m in mods)
+        from sixtysix_env.agents.mlp import linear_layers, vector_policy
 
         first, second = self.body[0], self.body[2]
-        meta = {
-            "activation": "tanh",
-            "observation": "vector",
-            "observation_size": first.in_features,
-            "num_actions": self.pi.out_features,
-            "normalization": "none",
-            "rules": "standard",
-            "source": source,
-        }
-        return MLPPolicy(layers(first, second, self.pi), layers(first, second, self.v), meta)
+        policy, value = linear_layers((first, second, self.pi)), linear_layers((first, second, self.v))
+        return vector_policy(policy, value, activation="tanh", rules="standard", source=source)
 
     def greedy(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """The batched policy ``duplicate_eval`` plays: the most probable legal action."""
@@ -137,9 +124,7 @@ def main(argv: list[str] | None = None) -> None:
     mask_buf = torch.zeros((t_steps, n, n_actions), dtype=torch.bool)
     act_buf = torch.zeros((t_steps, n), dtype=torch.long)
     logp_buf, rew_buf, done_buf, val_buf = (torch.zeros((t_steps, n)) for _ in range(4))
-    curve = LearningCurve(
-        args.curve, "CleanRL-style PPO", args.eval_every, min(500, args.eval_deals), max(2, args.eval_deals)
-    )
+    curve = LearningCurve.from_args(args, "CleanRL-style PPO")
     start = time.time()
     obs, infos = envs.reset(seed=args.seed)
     next_obs = torch.as_tensor(obs)

@@ -42,6 +42,7 @@ from typing import Any
 
 from sixtysix_env.checks import cli_float, cli_int
 from sixtysix_env.distributed import ADDRESS_HELP, cli_ray_address
+from sixtysix_env.integrations.curve import LearningCurve, add_curve_arguments
 
 GYM_ID = "sixtysix_env:SixtySix-v0"
 
@@ -64,9 +65,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--lr", type=cli_float, default=3e-4)
     p.add_argument("--threads", type=cli_int, default=1, help="torch threads per process")
     p.add_argument("--seed", type=cli_int, default=0)
-    p.add_argument("--eval-deals", type=cli_int, default=2000, help="duplicate deals against heuristic at the end")
-    p.add_argument("--eval-every", type=cli_float, default=120.0, help="seconds between checkpoint evaluations")
-    p.add_argument("--curve", default=None, help="write the curve as PREFIX.csv, PREFIX.json and PREFIX.png")
+    add_curve_arguments(p)
     args = p.parse_args(argv)
     if args.iterations is None:
         args.iterations = 60 if args.minutes is None else 10**9
@@ -141,8 +140,6 @@ def main(argv: list[str] | None = None) -> None:
     import torch
     from ray.rllib.core.columns import Columns
 
-    from sixtysix_env.integrations.curve import LearningCurve
-
     torch.set_num_threads(args.threads)
     env_kw = {"runtime_env": {"env_vars": {"OMP_NUM_THREADS": str(args.threads)}}}
     if args.address == "local":
@@ -150,7 +147,7 @@ def main(argv: list[str] | None = None) -> None:
         ray.init(num_cpus=cpus, _node_ip_address="127.0.0.1", include_dashboard=False, log_to_driver=False, **env_kw)
     else:
         ray.init(address=args.address, log_to_driver=False, **env_kw)
-    curve = LearningCurve(args.curve, "RLlib PPO", args.eval_every, min(500, args.eval_deals), max(2, args.eval_deals))
+    curve = LearningCurve.from_args(args, "RLlib PPO")
     config = build_config(args)
     algo = config.build_algo()
     policy = algo.get_module("shared" if args.self_play else None)

@@ -28,7 +28,7 @@ import torch
 
 import sixtysix_env  # noqa: F401  (registers SixtySix-v0)
 from sixtysix_env.checks import cli_float, cli_int
-from sixtysix_env.integrations.curve import LearningCurve
+from sixtysix_env.integrations.curve import LearningCurve, add_curve_arguments
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -48,9 +48,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--eps", type=cli_float, default=0.1, help="epsilon-greedy exploration while collecting")
     p.add_argument("--threads", type=cli_int, default=1, help="torch threads (1 is fastest on a busy 2-core machine)")
     p.add_argument("--seed", type=cli_int, default=0)
-    p.add_argument("--eval-deals", type=cli_int, default=2000, help="duplicate deals against heuristic at the end")
-    p.add_argument("--eval-every", type=cli_float, default=120.0, help="seconds between checkpoint evaluations")
-    p.add_argument("--curve", default=None, help="write the curve as PREFIX.csv, PREFIX.json and PREFIX.png")
+    add_curve_arguments(p)
     args = p.parse_args(argv)
     if args.epochs is None:
         args.epochs = 10 if args.minutes is None else 10**6
@@ -109,9 +107,7 @@ def main(argv: list[str] | None = None) -> None:
         q = q.masked_fill(~torch.as_tensor(masks, dtype=torch.bool), -torch.inf)
         return q.argmax(-1).numpy()
 
-    curve = LearningCurve(
-        args.curve, "Tianshou DQN", args.eval_every, min(500, args.eval_deals), max(2, args.eval_deals)
-    )
+    curve = LearningCurve.from_args(args, "Tianshou DQN")
 
     warmup_steps = 64 * args.envs  # random-policy steps that fill the buffer first
     progress = {"steps": warmup_steps}

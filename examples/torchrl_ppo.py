@@ -27,7 +27,7 @@ from torch import nn
 
 import sixtysix_env  # noqa: F401  (registers SixtySix-v0)
 from sixtysix_env.checks import cli_float, cli_int
-from sixtysix_env.integrations.curve import LearningCurve
+from sixtysix_env.integrations.curve import LearningCurve, add_curve_arguments
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -45,9 +45,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--hidden", type=cli_int, default=256)
     p.add_argument("--threads", type=cli_int, default=1, help="torch threads (1 is fastest on a busy 2-core machine)")
     p.add_argument("--seed", type=cli_int, default=0)
-    p.add_argument("--eval-deals", type=cli_int, default=2000, help="duplicate deals against heuristic at the end")
-    p.add_argument("--eval-every", type=cli_float, default=120.0, help="seconds between checkpoint evaluations")
-    p.add_argument("--curve", default=None, help="write the curve as PREFIX.csv, PREFIX.json and PREFIX.png")
+    add_curve_arguments(p)
     args = p.parse_args(argv)
     if args.minibatch > args.frames_per_batch:
         p.error(f"--minibatch {args.minibatch} is larger than --frames-per-batch {args.frames_per_batch}")
@@ -126,9 +124,7 @@ def main(argv: list[str] | None = None) -> None:
         logits = logits.masked_fill(~torch.as_tensor(masks, dtype=torch.bool), -torch.inf)
         return logits.argmax(-1).numpy()
 
-    curve = LearningCurve(
-        args.curve, "TorchRL PPO", args.eval_every, min(500, args.eval_deals), max(2, args.eval_deals)
-    )
+    curve = LearningCurve.from_args(args, "TorchRL PPO")
     start = time.time()
     frames = 0
     for i, batch in enumerate(collector, 1):

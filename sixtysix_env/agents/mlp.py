@@ -34,7 +34,17 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["ACTIVATIONS", "FORMAT", "VERSION", "MLPPolicy", "MAX_WEIGHT", "MAX_ARRAY_ELEMENTS", "MAX_FILE_BYTES"]
+__all__ = [
+    "ACTIVATIONS",
+    "FORMAT",
+    "VERSION",
+    "MLPPolicy",
+    "MAX_WEIGHT",
+    "MAX_ARRAY_ELEMENTS",
+    "MAX_FILE_BYTES",
+    "linear_layers",
+    "vector_policy",
+]
 
 FORMAT = "sixtysix-mlp"
 """The ``format`` tag of an MLP weights file (.npz), checked on loading."""
@@ -51,6 +61,33 @@ MAX_FILE_BYTES = 64 << 20
 _META_KEYS = ("activation", "observation", "observation_size", "num_actions", "normalization")
 
 Layers = tuple[tuple[np.ndarray, np.ndarray], ...]
+
+
+def linear_layers(modules: Any) -> Layers:
+    """``(weight, bias)`` float32 copies of torch ``Linear`` modules, in order (duck-typed: no torch
+    import here)."""
+    return tuple(
+        (m.weight.detach().cpu().numpy().astype(np.float32), m.bias.detach().cpu().numpy().astype(np.float32))
+        for m in modules
+    )
+
+
+def vector_policy(policy: Layers, value: Layers, *, activation: str, rules: str, source: str) -> MLPPolicy:
+    """A policy reading the 235-float vector observation as it is, what every trainer here exports
+    (SB3's MlpPolicy, ``train_fast.py``, the CleanRL-style example)."""
+    from ..actions import NUM_ACTIONS
+    from ..observers import VECTOR_SIZE
+
+    meta = {
+        "activation": activation,
+        "observation": "vector",
+        "observation_size": VECTOR_SIZE,
+        "num_actions": NUM_ACTIONS,
+        "normalization": "none",  # Box observations reach the networks as plain floats
+        "rules": rules,
+        "source": source,
+    }
+    return MLPPolicy(policy, value, meta)
 
 
 def _relu(x: np.ndarray) -> np.ndarray:

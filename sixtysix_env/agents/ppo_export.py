@@ -18,7 +18,7 @@ from typing import Any
 
 from ..actions import NUM_ACTIONS
 from ..observers import VECTOR_SIZE
-from .mlp import MLPPolicy
+from .mlp import MLPPolicy, linear_layers, vector_policy
 
 __all__ = ["UNTRUSTED_WARNING", "UntrustedModelWarning", "export_policy", "load_sb3_model", "main"]
 
@@ -88,19 +88,16 @@ def export_policy(policy: Any, *, rules: str = "standard", source: str = "") -> 
             elif not isinstance(m, policy.activation_fn):
                 raise ValueError(f"layer {m!r} is neither Linear nor the policy's activation")
         out.append(head)
-        return tuple((m.weight.detach().cpu().numpy().copy(), m.bias.detach().cpu().numpy().copy()) for m in out)
+        return linear_layers(out)
 
-    meta = {
-        "activation": activation,
-        "observation": "vector",
-        "observation_size": VECTOR_SIZE,
-        "num_actions": NUM_ACTIONS,
-        "normalization": "none",  # Box observations reach SB3's MlpPolicy as plain floats
-        "rules": rules,
-        "source": source,
-    }
     mlp = policy.mlp_extractor
-    return MLPPolicy(layers(mlp.policy_net, policy.action_net), layers(mlp.value_net, policy.value_net), meta)
+    return vector_policy(
+        layers(mlp.policy_net, policy.action_net),
+        layers(mlp.value_net, policy.value_net),
+        activation=activation,
+        rules=rules,
+        source=source,
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> Path:

@@ -17,19 +17,28 @@ without it the curve is written as CSV and JSON only, and a line says so;
 
 from __future__ import annotations
 
+import argparse
 import csv
 import json
 import time
 from dataclasses import asdict
 from pathlib import Path
 
+from ..checks import cli_float, cli_int
 from .evaluate import BatchPolicy, DuplicateResult, duplicate_eval
 
-__all__ = ["LearningCurve"]
+__all__ = ["LearningCurve", "add_curve_arguments", "redraw"]
 
 CHECKPOINT_SEED = 777
 FINAL_SEED = 12345
 FIELDS = ("wall_s", "steps", "points_per_deal", "low", "high", "win_rate", "deals")
+
+
+def add_curve_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options every framework example shares: ``--eval-deals``, ``--eval-every``, ``--curve``."""
+    parser.add_argument("--eval-deals", type=cli_int, default=2000, help="duplicate deals against heuristic at the end")
+    parser.add_argument("--eval-every", type=cli_float, default=120.0, help="seconds between checkpoint evaluations")
+    parser.add_argument("--curve", default=None, help="write the curve as PREFIX.csv, PREFIX.json and PREFIX.png")
 
 
 class LearningCurve:
@@ -51,6 +60,11 @@ class LearningCurve:
         self.start = time.time()
         self.next_due = self.start + every_s
         self.rows: list[dict[str, float]] = []
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace, label: str) -> LearningCurve:
+        """The curve the options of ``add_curve_arguments`` ask for (checkpoints of at most 500 deals)."""
+        return cls(args.curve, label, args.eval_every, min(500, args.eval_deals), max(2, args.eval_deals))
 
     def elapsed(self) -> float:
         return time.time() - self.start
@@ -87,12 +101,11 @@ class LearningCurve:
     def final(self, policy: BatchPolicy, steps: int, **extra: object) -> DuplicateResult:
         """The closing measurement (``final_deals`` pairs); writes the CSV, the JSON summary and the PNG."""
         result = self.evaluate(policy, steps, self.final_deals, FINAL_SEED)
-        if self.prefix is not None:
-            self.prefix.parent.mkdir(parents=True, exist_ok=True)
+        if self.prefix is not None:  # evaluate() made the folder and wrote the CSV
             summary = {"label": self.label, "wall_s": self.rows[-1]["wall_s"], "steps": int(steps)}
             summary |= {"final": asdict(result), "curve": self.rows} | dict(extra)
             self.prefix.with_suffix(".json").write_text(json.dumps(summary, indent=1, default=str) + "\n")
-            self._write_png()
+            write_png(self.prefix.with_suffix(".png"), self.label, self.rows)
         return result
 
     def _write_csv(self) -> None:
@@ -103,47 +116,40 @@ class LearningCurve:
             writer.writeheader()
             writer.writerows(self.rows)
 
-    def _write_png(self) -> None:
-        assert self.prefix is not None
-        try:
-            import matplotlib
 
-            matplotlib.use("Agg")
-            import matplotlib.pyplot as plt
-        except ImportError:
-            png = self.prefix.with_suffix(".png")
-            print(f"matplotlib is not installed (extra 'plot'): no {png}, the curve is in CSV and JSON only")
-            return
-        minutes = [r["wall_s"] / 60 for r in self.rows]
-        points = [r["points_per_deal"] for r in self.rows]
-        low = [r["low"] for r in self.rows]
-        high = [r["high"] for r in self.rows]
-        fig, ax = plt.subplots(figsize=(6.4, 3.6), dpi=100)
-        ax.fill_between(minutes, low, high, alpha=0.25, label="95% interval")
-        ax.plot(minutes, points, marker="o", markersize=3, label=self.label)
-        ax.axhline(0.0, color="grey", linewidth=0.8, linestyle="--")
-        ax.set_xlabel("wall time (minutes, evaluations included)")
-        ax.set_ylabel("game points per deal vs heuristic")
-        ax.set_title(f"{self.label}: duplicate deals against the heuristic")
-        ax.legend(loc="lower right")
-        fig.tight_layout()
-        fig.savefig(self.prefix.with_suffix(".png"))
-        plt.close(fig)
+def write_png(path: Path, label: str, rows: list[dict[str, float]]) -> None:
+    """The curve's picture (needs matplotlib; without it a line says so and nothing is drawn)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print(f"matplotlib is not installed (extra 'plot'): no {path}, the curve is in CSV and JSON only")
+        return
+    minutes = [r["wall_s"] / 60 for r in rows]
+    fig, ax = plt.subplots(figsize=(6.4, 3.6), dpi=100)
+    ax.fill_between(minutes, [r["low"] for r in rows], [r["high"] for r in rows], alpha=0.25, label="95% interval")
+    ax.plot(minutes, [r["points_per_deal"] for r in rows], marker="o", markersize=3, label=label)
+    ax.axhline(0.0, color="grey", linewidth=0.8, linestyle="--")
+    ax.set_xlabel("wall time (minutes, evaluations included)")
+    ax.set_ylabel("game points per deal vs heuristic")
+    ax.set_title(f"{label}: duplicate deals against the heuristic")
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
 
 
 def redraw(summary: str | Path) -> Path:
     """Draw the PNG of a curve from its JSON summary (for a run whose venv had no matplotlib)."""
     path = Path(summary)
     data = json.loads(path.read_text())
-    curve = LearningCurve(path.with_suffix(""), str(data["label"]))
-    curve.rows = [dict(row) for row in data["curve"]]
-    curve._write_png()
+    write_png(path.with_suffix(".png"), str(data["label"]), data["curve"])
     return path.with_suffix(".png")
 
 
 def main(argv: list[str] | None = None) -> None:
-    import argparse
-
     parser = argparse.ArgumentParser(description="Draw the PNG of learning curves from their JSON summaries.")
     parser.add_argument("summaries", nargs="+", help="PREFIX.json files written by a framework example's --curve")
     for summary in parser.parse_args(argv).summaries:

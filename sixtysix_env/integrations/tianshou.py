@@ -129,11 +129,15 @@ class SixtySixTianshouEnv:
         writes a partial reset's infos into the step's, row by row), without Gymnasium's ``_key``
         flags (every key is there for every env); empty dicts unless ``infos=True``."""
         batched = {k: v for k, v in batched.items() if not k.startswith("_")}
+        if not self.infos:  # only the row count: Tianshou skips empty dicts
+            out = np.empty(len(next(iter(batched.values()))) if ids is None else len(ids), dtype=object)
+            out[:] = [{} for _ in range(len(out))]
+            return out
         keys = list(batched)
         values = [np.asarray(batched[k]) if ids is None else np.asarray(batched[k])[ids] for k in keys]
         out = np.empty(len(values[0]), dtype=object)
         for i in range(len(out)):
-            out[i] = {k: v[i] for k, v in zip(keys, values, strict=True)} if self.infos else {}
+            out[i] = {k: v[i] for k, v in zip(keys, values, strict=True)}
         return out
 
     def seed(self, seed: int | None = None) -> list[None]:
