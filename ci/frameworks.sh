@@ -44,6 +44,11 @@ for name in "${names[@]}"; do
   if [ -f "tests/test_frameworks_$name.py" ]; then  # the framework's own data check (no decision lost)
     "$venv/bin/python" -m pytest "tests/test_frameworks_$name.py" -q -p no:cacheprovider
   fi
+  case "$name" in  # the sampling benchmark builds its collectors from the example's own functions
+    rllib | torchrl | tianshou)
+      "$venv/bin/python" benchmarks/bench_frameworks.py --framework "$name" --envs 4 --steps 256 \
+        --single-steps 64 --repeats 1 ;;
+  esac
   if [ "$name" = rllib ]; then  # the Ray backend's tests need ray: run here, each on a local cluster it starts
     "$venv/bin/python" -m pytest tests/test_ray_backend.py tests/test_ray_address.py -q -p no:cacheprovider
   fi

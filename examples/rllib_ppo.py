@@ -18,7 +18,8 @@ mask_in_observation=True, observation_key="observations")``. Two settings matter
 
 The observation is the Dict ``{"observations", "action_mask"}`` that RLlib's
 ``ActionMaskingTorchRLModule`` reads. ``--self-play`` trains on the AEC env instead
-(``PettingZooEnv``, both seats mapped to one shared policy).
+(``PettingZooEnv``, both seats mapped to one shared policy); ``--single`` on single
+``SixtySix-v0`` envs in RLlib's default (sync) vectorization, the slow path the batched engine replaces.
 
 Threads: RLlib's and torch's defaults start one compute thread per core in every process; on a
 busy 2-core machine that is 10-20x slower than one thread each, so this script sets
@@ -61,6 +62,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--envs-per-runner", type=cli_int, default=128, help="deals each runner plays at once")
     p.add_argument("--address", type=cli_ray_address, default="local", help=f"Ray cluster: {ADDRESS_HELP}")
     p.add_argument("--self-play", action="store_true", help="the AEC env, both seats one shared policy")
+    p.add_argument(
+        "--single",
+        action="store_true",
+        help="single SixtySix-v0 envs in RLlib's own sync vector env instead of the batched engine (slow; debugging)",
+    )
     p.add_argument("--hidden", type=cli_int, default=256)
     p.add_argument("--lr", type=cli_float, default=3e-4)
     p.add_argument("--threads", type=cli_int, default=1, help="torch threads per process")
@@ -103,6 +109,9 @@ def build_config(args: argparse.Namespace) -> Any:
             .multi_agent(policies={"shared"}, policy_mapping_fn=lambda agent_id, *a, **k: "shared")
             .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={"shared": module}))
         )
+    elif args.single:  # RLlib's default vectorization: a Gymnasium SyncVectorEnv of single envs
+        env_config = {"mask_in_observation": True, "observation_key": "observations", "opponent": "heuristic"}
+        config = config.environment(GYM_ID, env_config=env_config).rl_module(rl_module_spec=module)
     else:
         env_config = {
             "autoreset_mode": "NextStep",

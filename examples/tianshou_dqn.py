@@ -21,6 +21,7 @@ import argparse
 import contextlib
 import math
 import time
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -65,19 +66,16 @@ def make_env() -> gym.Env:
     )
 
 
-def main(argv: list[str] | None = None) -> None:
-    args = parse_args(argv)
+def make_collector(args: argparse.Namespace) -> tuple[Any, Any, Any]:
+    """The run's ``Collector`` (on ``SixtySixTianshouEnv``, or with ``--single`` on a
+    ``DummyVectorEnv`` of single envs), its DQN algorithm and the Q network."""
     from tianshou.algorithm import DQN
     from tianshou.algorithm.modelfree.dqn import DiscreteQLearningPolicy
     from tianshou.algorithm.optim import AdamOptimizerFactory
     from tianshou.data import Collector, CollectStats, VectorReplayBuffer
     from tianshou.env import DummyVectorEnv
-    from tianshou.trainer import OffPolicyTrainerParams
     from tianshou.utils.net.common import Net
 
-    torch.set_num_threads(args.threads)
-    torch.manual_seed(args.seed)
-    np.random.seed(args.seed)  # Tianshou's epsilon-greedy draws from numpy's global RNG
     env = make_env()
     if args.single:
         train_envs = DummyVectorEnv([make_env for _ in range(args.envs)])
@@ -99,7 +97,17 @@ def main(argv: list[str] | None = None) -> None:
         target_update_freq=500,
     )
     buffer = VectorReplayBuffer(args.buffer, args.envs)
-    collector = Collector[CollectStats](algorithm, train_envs, buffer, exploration_noise=True)
+    return Collector[CollectStats](algorithm, train_envs, buffer, exploration_noise=True), algorithm, net
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    from tianshou.trainer import OffPolicyTrainerParams
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    np.random.seed(args.seed)  # Tianshou's epsilon-greedy draws from numpy's global RNG
+    collector, algorithm, net = make_collector(args)
 
     def greedy(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         with torch.no_grad():

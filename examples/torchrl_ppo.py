@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import Any
 
 import numpy as np
 import torch
@@ -52,34 +53,34 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
-def main(argv: list[str] | None = None) -> None:
-    args = parse_args(argv)
-    from tensordict.nn import TensorDictModule
-    from torchrl.collectors import Collector
-    from torchrl.data import LazyTensorStorage, ReplayBuffer, SamplerWithoutReplacement
+def make_env(args: argparse.Namespace) -> Any:
+    """The env the run trains on: the batched engine wrapped by ``GymWrapper``, or (``--single``)
+    a ``SerialEnv`` of single ``GymEnv("SixtySix-v0")`` envs; the mask as a bool ``action_mask``."""
+    import gymnasium as gym
     from torchrl.envs import ActionMask, Compose, DTypeCastTransform, GymEnv, GymWrapper, SerialEnv, TransformedEnv
-    from torchrl.modules import MaskedCategorical, ProbabilisticActor, ValueOperator
-    from torchrl.objectives import ClipPPOLoss
-    from torchrl.objectives.value import GAE
 
-    torch.set_num_threads(args.threads)
-    torch.manual_seed(args.seed)
+    def cast() -> Any:
+        return DTypeCastTransform(torch.int8, torch.bool, in_keys=["action_mask"])
 
-    def make_env() -> TransformedEnv:
+    def make_single() -> TransformedEnv:
         base = GymEnv("SixtySix-v0", opponent="heuristic", mask_in_observation=True, categorical_action_encoding=True)
-        cast = DTypeCastTransform(torch.int8, torch.bool, in_keys=["action_mask"])
-        return TransformedEnv(base, cast)
+        return TransformedEnv(base, cast())
 
     if args.single:
-        env = TransformedEnv(SerialEnv(args.envs, make_env), ActionMask())
+        env = TransformedEnv(SerialEnv(args.envs, make_single), ActionMask())
     else:
-        import gymnasium as gym
-
         vec = gym.make_vec("SixtySix-v0", args.envs, vectorization_mode="vector_entry_point", opponent="heuristic")
-        base = GymWrapper(vec, categorical_action_encoding=True)
-        cast = DTypeCastTransform(torch.int8, torch.bool, in_keys=["action_mask"])
-        env = TransformedEnv(base, Compose(cast, ActionMask()))
+        env = TransformedEnv(GymWrapper(vec, categorical_action_encoding=True), Compose(cast(), ActionMask()))
     env.set_seed(args.seed)
+    return env
+
+
+def make_networks(env: Any, args: argparse.Namespace) -> tuple[Any, Any, nn.Module]:
+    """The masked actor (``MaskedCategorical`` over the logits), the value network, and the
+    logits MLP inside the actor (for the greedy policy)."""
+    from tensordict.nn import TensorDictModule
+    from torchrl.modules import MaskedCategorical, ProbabilisticActor, ValueOperator
+
     obs_size = env.observation_spec["observation"].shape[-1]
     n_actions = env.action_spec.space.n
 
@@ -87,7 +88,8 @@ def main(argv: list[str] | None = None) -> None:
         h = args.hidden
         return nn.Sequential(nn.Linear(obs_size, h), nn.Tanh(), nn.Linear(h, h), nn.Tanh(), nn.Linear(h, out))
 
-    logits_net = TensorDictModule(mlp(n_actions), in_keys=["observation"], out_keys=["logits"])
+    net = mlp(n_actions)
+    logits_net = TensorDictModule(net, in_keys=["observation"], out_keys=["logits"])
     actor = ProbabilisticActor(
         logits_net,
         in_keys={"logits": "logits", "mask": "action_mask"},
@@ -96,7 +98,20 @@ def main(argv: list[str] | None = None) -> None:
         return_log_prob=True,
         spec=env.action_spec,
     )
-    critic = ValueOperator(mlp(1), in_keys=["observation"])
+    return actor, ValueOperator(mlp(1), in_keys=["observation"]), net
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    from torchrl.collectors import Collector
+    from torchrl.data import LazyTensorStorage, ReplayBuffer, SamplerWithoutReplacement
+    from torchrl.objectives import ClipPPOLoss
+    from torchrl.objectives.value import GAE
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    env = make_env(args)
+    actor, critic, net = make_networks(env, args)
     loss = ClipPPOLoss(
         actor,
         critic,
@@ -116,7 +131,6 @@ def main(argv: list[str] | None = None) -> None:
         auto_register_policy_transforms=False,
     )
     buffer = ReplayBuffer(storage=LazyTensorStorage(args.frames_per_batch), sampler=SamplerWithoutReplacement())
-    net = logits_net.module
 
     def greedy(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         with torch.no_grad():

@@ -50,3 +50,15 @@ def test_the_final_deals_are_those_every_example_reports():
 def test_bad_settings_are_refused(kwargs):
     with pytest.raises(ValueError, match="every_s must be positive"):
         LearningCurve(None, "bad", **kwargs)
+
+
+@pytest.mark.parametrize("deals", [0, 1])
+def test_eval_deals_below_two_builds_a_curve_the_examples_never_use(deals):
+    """``--eval-deals 0`` means no evaluation: the examples skip the curve, and building it from the
+    options must not fail first (it did, with a traceback, before any training)."""
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    curve_module.add_curve_arguments(parser)
+    curve = LearningCurve.from_args(parser.parse_args(["--eval-deals", str(deals)]), "no evaluation")
+    assert curve.final_deals == 2 and curve.deals == 2

@@ -157,6 +157,92 @@ def test_the_gap_benchmark_on_ray_gives_the_local_pairs(cluster, tmp_path):
     assert len(local.pair_points) == 12 and len(blocks) == 3  # blocks of 5 pairs, each seen in order
 
 
+# ------------------------------------------------------------------ the tournament
+
+_HELPER = "def first(info):\n    return info.legal_actions()[0]\n"
+_USES_HELPER = """
+from _helper import first
+
+
+class UsesHelper:  # needs the folder's other files on the node
+    def act(self, info, rng):
+        print("deciding", info.player)
+        return first(info)
+"""
+_SOMETIMES_CRASHES = """
+class SometimesCrashes:  # a fault that depends on the cards alone: the same on any node
+    def act(self, info, rng):
+        legal = info.legal_actions()
+        if len(legal) == 4 and info.player == 1:
+            raise RuntimeError("four choices")
+        return legal[rng.randrange(len(legal))]
+"""
+_OUTSIDE = """
+class Outside:
+    def act(self, info, rng):
+        return info.legal_actions()[-1]
+"""
+
+
+def _tournament_tables(res):
+    return (*_tables(res.arena), [(b.label, b.status, b.reason) for b in res.bots], res.restarts)
+
+
+def test_the_tournament_on_ray_gives_the_local_tables(cluster, tmp_path, monkeypatch):
+    from sixtysix_env.tournament import run, run_tournament
+
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    (bots / "_helper.py").write_text(_HELPER)
+    (bots / "uses_helper.py").write_text(_USES_HELPER)
+    (bots / "sometimes_crashes.py").write_text(_SOMETIMES_CRASHES)
+    (tmp_path / "outside.py").write_text(_OUTSIDE)
+    include = ["heuristic", f"{tmp_path / 'outside.py'}:Outside"]
+    key = bytes(range(32))
+    kwargs = {"deals": 6, "block": 3, "time_limit_ms": 5000.0, "key": key}
+    local = run_tournament(bots, include, log_dir=tmp_path / "local-logs", records=tmp_path / "local-rec", **kwargs)
+    assert local.arena.faults and all(f.bot == "sometimes_crashes" for f in local.arena.faults)
+
+    def not_here(*args, **kwargs):
+        raise AssertionError("a --ray tournament played a block on the driver's host")
+
+    monkeypatch.setattr(run, "run_apart", not_here)
+    journal = tmp_path / "journal.jsonl"
+    on_ray = run_tournament(
+        bots,
+        include,
+        log_dir=tmp_path / "ray-logs",
+        records=tmp_path / "ray-rec",
+        journal=journal,
+        ray_address="local",
+        **kwargs,
+    )
+    assert _tournament_tables(on_ray) == _tournament_tables(local)
+    assert len(local.arena.deal_records) >= 6 * 2 * 6  # six pairs, each deal in both seat orders
+    local_records = sorted(p.relative_to(tmp_path / "local-rec") for p in (tmp_path / "local-rec").rglob("*.json"))
+    ray_records = sorted(p.relative_to(tmp_path / "ray-rec") for p in (tmp_path / "ray-rec").rglob("*.json"))
+    assert ray_records == local_records and ray_records
+    assert len(journal.read_text().splitlines()) == 1 + 6 * 2  # the header, then every block
+    assert "deciding" in (tmp_path / "ray-logs" / "uses_helper.log").read_text()  # the node's log came back
+
+
+def test_the_tournament_cli_takes_a_ray_address(tmp_path):
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    (bots / "outside.py").write_text(_OUTSIDE)
+    args = [sys.executable, "-m", "sixtysix_env.tournament", str(bots), "--include", "random", "--deals", "2"]
+    bad = subprocess.run([*args, "--ray", "nowhere", "--out", str(tmp_path / "o")], capture_output=True, text=True)
+    assert bad.returncode == 2 and "Ray address 'nowhere' is not allowed" in bad.stderr
+    run = subprocess.run(
+        [*args, "--ray", "local", "--no-progress", "--out", str(tmp_path / "league")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "2 bots played" in run.stdout and (tmp_path / "league" / "league.md").is_file()
+
+
 # ------------------------------------------------------------------ a cluster as a user starts one
 
 

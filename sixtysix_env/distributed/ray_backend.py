@@ -131,11 +131,12 @@ class RayExecutor:
         return max(1, int(self._ray.cluster_resources().get("CPU", 1)))
 
     def map(self, fn: Callable[[T], R], tasks: Iterable[T]) -> Iterator[R]:
-        """``fn(t)`` for each task, yielded in task order as the cluster finishes them."""
+        """``fn(t)`` for each task, yielded in task order as the cluster finishes them. A sequence
+        is read item by item as each is sent (the tournament builds its jobs then)."""
         self.start()
-        return self._ordered(fn, list(tasks))
+        return self._ordered(fn, tasks if isinstance(tasks, Sequence) else list(tasks))
 
-    def _ordered(self, fn: Callable[[T], R], tasks: list[T]) -> Iterator[R]:
+    def _ordered(self, fn: Callable[[T], R], tasks: Sequence[T]) -> Iterator[R]:
         ray = self._ray
         window = self.window or 2 * self.cluster_cpus()
         _ship_by_value(fn)

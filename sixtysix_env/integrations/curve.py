@@ -36,7 +36,12 @@ FIELDS = ("wall_s", "steps", "points_per_deal", "low", "high", "win_rate", "deal
 
 def add_curve_arguments(parser: argparse.ArgumentParser) -> None:
     """The options every framework example shares: ``--eval-deals``, ``--eval-every``, ``--curve``."""
-    parser.add_argument("--eval-deals", type=cli_int, default=2000, help="duplicate deals against heuristic at the end")
+    parser.add_argument(
+        "--eval-deals",
+        type=cli_int,
+        default=2000,
+        help="duplicate deals against heuristic at the end (0: no evaluation, no curve)",
+    )
     parser.add_argument("--eval-every", type=cli_float, default=120.0, help="seconds between checkpoint evaluations")
     parser.add_argument("--curve", default=None, help="write the curve as PREFIX.csv, PREFIX.json and PREFIX.png")
 
@@ -63,8 +68,10 @@ class LearningCurve:
 
     @classmethod
     def from_args(cls, args: argparse.Namespace, label: str) -> LearningCurve:
-        """The curve the options of ``add_curve_arguments`` ask for (checkpoints of at most 500 deals)."""
-        return cls(args.curve, label, args.eval_every, min(500, args.eval_deals), max(2, args.eval_deals))
+        """The curve the options of ``add_curve_arguments`` ask for (checkpoints of at most 500 deals;
+        the examples evaluate nothing when ``--eval-deals`` is below 2)."""
+        deals = max(2, args.eval_deals)
+        return cls(args.curve, label, args.eval_every, min(500, deals), deals)
 
     def elapsed(self) -> float:
         return time.time() - self.start

@@ -43,6 +43,10 @@ unplayed. A bot that cheats (a forged or oversized message, a signal to the host
 and forfeits every later deal. The report names the bot, the deal, the seats, the reason (the
 exception with the line of the bot's code) and the position (``faults.csv``).
 
+**On a Ray cluster** (``--ray ADDRESS``, :mod:`.cluster`): each duplicate block is played by a
+fresh host process on the node that takes it (:mod:`.node`), with the bots' files and the seeds
+of that block, never the key; the league equals the local run's for the same key (docs/ray.md).
+
 **Report** (``--out``): ``league.md`` and ``league.html`` (league table with Elo, deal and match
 win rates with 95% intervals, game points per deal, forfeits; disqualified bots; forfeits; the
 pair table; decision times), ``bots.csv``, and the arena's ``pairs.csv``, ``elo.csv``,

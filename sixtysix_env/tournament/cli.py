@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from ..agents.spec import parse_agent_spec
 from ..arena.checks import check_out_dir
 from ..checks import cli_float, cli_int
+from ..distributed.address import ADDRESS_HELP, cli_ray_address
 from ..rules import PRESETS, get_rules
 from .discover import bot_files
 from .journal import NAME as JOURNAL
@@ -91,6 +92,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--workers", type=positive_int, default=1, help="games played at once (each bot process uses a core)"
+    )
+    p.add_argument(
+        "--ray",
+        type=cli_ray_address,
+        default=None,
+        metavar="ADDRESS",
+        help="play the blocks on a Ray cluster, each by a tournament host on the node that takes it, instead "
+        f"of --workers (same results; docs/ray.md): {ADDRESS_HELP}",
     )
     p.add_argument("--out", default="tournament", help="folder for the league table, CSV files and bot logs")
     p.add_argument(
@@ -193,6 +202,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             on_key=lambda k: None if args.key_file else _save_key(saved, k),
             progress=not args.no_progress,
             records=args.records,
+            ray_address=args.ray,
         )
     except KeyboardInterrupt:
         print(

@@ -187,6 +187,7 @@ def run_tournament(
     resume: bool = False,
     own_uids: bool | None = None,
     on_key: Callable[[bytes], None] | None = None,
+    ray_address: str | None = None,
 ) -> TournamentResult:
     """Every bot file of ``bots_dir`` (see :mod:`.discover`) and the ``include`` agents play a
     round robin of duplicate deals (the arena's schedule), each bot in fresh processes of its own
@@ -195,7 +196,8 @@ def run_tournament(
     output (``log_bytes`` at most per bot), ``records`` one game record per deal, ``journal`` each
     finished block as it finishes (``resume``: play only what it lacks). ``own_uids`` (default:
     when run as root) runs each bot under a user id of its own; ``on_key(key)`` is called once no
-    bot runs any more (to save a random key)."""
+    bot runs any more (to save a random key). ``ray_address``: play the blocks on that Ray cluster
+    (:mod:`.cluster`; ``workers`` is then ignored), with the same results as here."""
     r = get_rules(rules)
     for name, value in (("deals", deals), ("block", block), ("workers", workers), ("strikes", strikes)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -215,6 +217,11 @@ def run_tournament(
     )
     if limits.kill_after_s * 1000 <= limits.decision_ms:
         raise ValueError(f"kill_after_s={kill_after_s!r} must exceed the time limit of {time_limit_ms!r} ms")
+    if ray_address is not None:
+        from ..distributed import check_ray_address, import_ray
+
+        check_ray_address(ray_address)
+        import_ray()
     if resume and journal is None:
         raise ValueError("resume needs a journal (the results file of the run to continue)")
     record_dir = check_out_dir(records, what="--records") if records is not None else None
@@ -303,6 +310,9 @@ def run_tournament(
                 journal_file,
                 record_dir,
                 on_task,
+                None
+                if ray_address is None
+                else _OnRay(ray_address, bot_bundle_of(ready, shown, folder), uids, log_paths),
             )
     except Stopped:
         raise KeyboardInterrupt from None
@@ -408,6 +418,42 @@ def _set_dumpable(on: bool) -> bool:
     return before
 
 
+@dataclass(frozen=True)
+class _OnRay:
+    """Where and with what the blocks are played on a Ray cluster (:mod:`.cluster`)."""
+
+    address: str
+    bundle: tuple[dict[str, bytes], dict[str, str]]
+    uids: dict[str, int]
+    log_paths: dict[str, str | None]
+
+
+def bot_bundle_of(
+    ready: list[AgentSpec], shown: dict[str, str], folder: Path
+) -> tuple[dict[str, bytes], dict[str, str]]:
+    """The files a node needs for the bots that play, read from their original paths."""
+    from .cluster import bot_bundle
+
+    return bot_bundle([replace(s, source=shown[s.label]) if s.source else s for s in ready], folder)
+
+
+def _record_block(
+    pair: list[tuple[Task, TaskResult, dict[str, int], dict[str, float]]],
+    journal: Journal | None,
+    record_dir: Path | None,
+    on_task: Callable[[Task, TaskResult], None] | None,
+) -> None:
+    """A finished block (its tracks in order): journal it, write its game records, report it."""
+    if journal is not None:
+        journal.block([(t.pair, t.block, t.track, r, rs, c) for t, r, rs, c in pair])
+    for t, r, _, _ in pair:
+        if record_dir is not None:
+            write_task_records(record_dir, t, r, source="tournament")
+            r.played.clear()
+        if on_task is not None:
+            on_task(t, r)
+
+
 def _play(
     tasks: list[Task],
     pool: HostPool,
@@ -420,6 +466,7 @@ def _play(
     journal: Journal | None,
     record_dir: Path | None,
     on_task: Callable[[Task, TaskResult], None] | None,
+    on_ray: _OnRay | None = None,
 ) -> list[tuple[TaskResult, dict[str, int], dict[str, float]]]:
     bar = None
     todo = [t for t in tasks if (t.pair, t.block, t.track) not in done]
@@ -444,14 +491,7 @@ def _play(
         pair = sorted(
             [x for x in (finished[(task.pair, task.block, task.track)], other) if x], key=lambda x: x[0].track
         )
-        if journal is not None:
-            journal.block([(t.pair, t.block, t.track, r, rs, c) for t, r, rs, c in pair])
-        for t, r, _, _ in pair:
-            if record_dir is not None:
-                write_task_records(record_dir, t, r, source="tournament")
-                r.played.clear()
-            if on_task is not None:
-                on_task(t, r)
+        _record_block(pair, journal, record_dir, on_task)
 
     def one(task: Task) -> tuple[TaskResult, dict[str, int], dict[str, float]]:
         a_spec, b_spec = task.specs
@@ -485,8 +525,27 @@ def _play(
         return res, restarts, cpu
 
     try:  # the two seat orders of a block never run at the same time
-        results = run_apart(todo, lambda t: (t.pair, t.block), workers, one)
-        played = dict(zip([(t.pair, t.block, t.track) for t in todo], results, strict=True))
+        if on_ray is not None:
+            from .cluster import play_on_ray
+
+            played = play_on_ray(
+                on_ray.address,
+                todo,
+                pool,
+                limits,
+                points,
+                secret,
+                on_ray.bundle,
+                on_ray.uids,
+                record_dir is not None,
+                lambda pair: _record_block(pair, journal, record_dir, on_task),
+                lambda label, reason: _banned(pool, journal, label, reason),
+                on_ray.log_paths,
+                bar,
+            )
+        else:
+            results = run_apart(todo, lambda t: (t.pair, t.block), workers, one)
+            played = dict(zip([(t.pair, t.block, t.track) for t in todo], results, strict=True))
     except BaseException:  # Ctrl-C: end the games now, kill the bots, then let it through
         pool.interrupt()
         raise
