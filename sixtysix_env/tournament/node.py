@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import pickle
 import shutil
+import socket
 import sys
 import tempfile
 from dataclasses import dataclass, field, replace
@@ -84,18 +85,23 @@ def play_block(job: BlockJob) -> BlockResult:
     root = Path(tempfile.mkdtemp(prefix="sixtysix-node-"))  # 0700: only this host reads the files
     try:
         specs = _unpack(job, root)
+        uids = job.uids if os.geteuid() == 0 else {}  # only root can run bots under other user ids
+        unjailed = (
+            {} if uids or not job.uids else dict.fromkeys(specs, f"the host on {socket.gethostname()} is not root")
+        )
         staging = None
-        if job.uids:  # bots under their own user ids: they may pass through the folder, not list it
+        if uids:  # bots under their own user ids: they may pass through the folder, not list it
             os.chmod(root, 0o711)
             staging = root / "staging"
             staging.mkdir()
-            staged = _stage(list(specs.values()), root / "bots", staging, job.uids)
+            staged = _stage(list(specs.values()), root / "bots", staging, uids)
             specs = {s.label: s for s in staged}
         logs = root / "logs"
         logs.mkdir(mode=0o700)
         log_paths: dict[str, str | None] = {label: str(logs / f"{i}.log") for i, label in enumerate(specs)}
         keep = [str(staging), *python_paths()] if staging is not None else None
-        pool = HostPool(job.limits, log_paths, job.uids, keep)
+        pool = HostPool(job.limits, log_paths, uids, keep)
+        pool.unjailed.update(unjailed)
         pool.disqualified.update(job.banned)
         pool.kills_in_a_row.update(job.streaks)
         guard = SignalGuard(

@@ -314,6 +314,9 @@ def run_tournament(
                 if ray_address is None
                 else _OnRay(ray_address, bot_bundle_of(ready, shown, folder), uids, log_paths),
             )
+        if ray_address is not None and isolation_warning(isolate, pool.unjailed) != isolation:
+            isolation = isolation_warning(isolate, pool.unjailed)  # a node could not isolate its bots
+            print(f"tournament: WARNING: {isolation}", file=sys.stderr)
     except Stopped:
         raise KeyboardInterrupt from None
     finally:
