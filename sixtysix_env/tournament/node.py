@@ -24,6 +24,7 @@ from ..agents.spec import AgentSpec
 from ..arena.play import TaskResult, play_task
 from ..arena.schedule import Task
 from .guard import SignalGuard
+from .hosting import ban, python_paths, set_dumpable, stage
 from .remote import HostPool, Limits, RemoteBot, Stopped
 
 __all__ = ["BlockJob", "BlockResult", "play_block"]
@@ -80,8 +81,6 @@ def _unpack(job: BlockJob, root: Path) -> dict[str, AgentSpec]:
 
 def play_block(job: BlockJob) -> BlockResult:
     """Play ``job`` here, as the tournament host of this node (call it from the main thread)."""
-    from .run import _banned, _set_dumpable, _stage, python_paths
-
     root = Path(tempfile.mkdtemp(prefix="sixtysix-node-"))  # 0700: only this host reads the files
     try:
         specs = _unpack(job, root)
@@ -94,7 +93,7 @@ def play_block(job: BlockJob) -> BlockResult:
             os.chmod(root, 0o711)
             staging = root / "staging"
             staging.mkdir()
-            staged = _stage(list(specs.values()), root / "bots", staging, uids)
+            staged = stage(list(specs.values()), root / "bots", staging, uids)
             specs = {s.label: s for s in staged}
         logs = root / "logs"
         logs.mkdir(mode=0o700)
@@ -105,9 +104,9 @@ def play_block(job: BlockJob) -> BlockResult:
         pool.disqualified.update(job.banned)
         pool.kills_in_a_row.update(job.streaks)
         guard = SignalGuard(
-            pool.owner, lambda bot, sig: _banned(pool, None, bot, f"sent {sig} to the tournament host"), pool.interrupt
+            pool.owner, lambda bot, sig: ban(pool, None, bot, f"sent {sig} to the tournament host"), pool.interrupt
         )
-        dumpable = _set_dumpable(False)
+        dumpable = set_dumpable(False)
         results = []
         try:
             with guard:
@@ -127,7 +126,7 @@ def play_block(job: BlockJob) -> BlockResult:
                     results.append((res, {x.name: x.restarts for x in bots}, {x.name: x.cpu_seconds for x in bots}))
         finally:
             pool.close()
-            _set_dumpable(dumpable)
+            set_dumpable(dumpable)
         texts = {label: Path(p).read_bytes() if p and Path(p).is_file() else b"" for label, p in log_paths.items()}
         return BlockResult(results, dict(pool.disqualified), dict(pool.kills_in_a_row), dict(pool.unjailed), texts)
     finally:

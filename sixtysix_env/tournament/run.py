@@ -7,7 +7,6 @@ import numbers
 import os
 import shutil
 import sys
-import sysconfig
 import tempfile
 import threading
 from collections.abc import Callable, Sequence
@@ -27,10 +26,10 @@ from .apart import run_apart
 from .discover import bot_files
 from .guard import SignalGuard
 from .host import BotDied, Cheated, NoAnswer
+from .hosting import FIRST_UID, ban, python_paths, set_dumpable, stage, unreadable_by_others
 from .journal import Journal, read_journal
 from .keys import KEY_BYTES_MIN, derive, fingerprint, new_key
 from .remote import HostPool, Limits, RemoteBot, Stopped
-from .sandbox import PR_SET_DUMPABLE
 
 __all__ = ["BotEntry", "TournamentError", "TournamentResult", "forfeit_points", "run_tournament"]
 
@@ -85,40 +84,6 @@ def _positive(name: str, value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value <= 0:
         raise ValueError(f"{name} must be a positive finite number, got {value!r}")
     return float(value)
-
-
-def _stage(specs: list[AgentSpec], bots_dir: Path, staging: Path, uids: dict[str, int]) -> list[AgentSpec]:
-    """Private copies of the bot files for bots under their own user ids (root only): each bot
-    gets a read-only folder only it can read, with its own file and the folder's other files
-    (``_helper.py`` and the like) but no other bot's file, so no bot reads another's code."""
-    others = {p.name for p in bot_files(bots_dir)}
-    os.chmod(staging, 0o711)
-    out = []
-    for i, spec in enumerate(specs):
-        src = Path(spec.source) if spec.source.endswith(".py") else None
-        if src is not None:
-            home = staging / f"bot{i}"
-            if src.parent == bots_dir:
-                skip = others - {src.name}
-
-                def ignored(folder: str, names: list[str], skip: set[str] = skip) -> list[str]:
-                    top = Path(folder) == bots_dir
-                    return [n for n in names if n == "__pycache__" or (top and n in skip)]
-
-                shutil.copytree(bots_dir, home, ignore=ignored)
-            else:
-                home.mkdir()
-                shutil.copy2(src, home / src.name)
-            spec = replace(spec, source=str(home / src.name))
-            gid = uids[spec.label]  # the bot's group: it reads, cannot write or chmod (root owns it)
-            for root, _dirs, names in os.walk(home):
-                os.chown(root, 0, gid)
-                os.chmod(root, 0o750)
-                for n in names:
-                    os.chown(os.path.join(root, n), 0, gid)
-                    os.chmod(os.path.join(root, n), 0o640)
-        out.append(spec)
-    return out
 
 
 def _load_bots(
@@ -255,15 +220,15 @@ def run_tournament(
     shown = {s.label: s.source for s in specs}
     uids = {s.label: FIRST_UID + i for i, s in enumerate(specs)} if isolate else {}
     if staging is not None:
-        specs = _stage(specs, folder, staging, uids)
+        specs = stage(specs, folder, staging, uids)
     pool = HostPool(limits, log_paths, uids, [str(staging), *python_paths()] if staging is not None else None)
     journal_file: Journal | None = None
     guard = SignalGuard(
         pool.owner,
-        lambda bot, sig: _banned(pool, journal_file, bot, f"sent {sig} to the tournament host"),
+        lambda bot, sig: ban(pool, journal_file, bot, f"sent {sig} to the tournament host"),
         pool.interrupt,
     )
-    dumpable = _set_dumpable(False)
+    dumpable = set_dumpable(False)
     try:
         with guard:
             loaded = _load_bots(specs, pool, limits, workers, r)
@@ -321,7 +286,7 @@ def run_tournament(
         raise KeyboardInterrupt from None
     finally:
         pool.close()
-        _set_dumpable(dumpable)
+        set_dumpable(dumpable)
         if journal_file is not None:
             journal_file.close()
         if staging is not None:
@@ -377,48 +342,6 @@ def isolation_warning(own_uids: bool, unjailed: dict[str, str]) -> str:
         "comes back with the seats swapped), reach the network, use local sockets, SysV IPC and shared "
         "memory, and see other processes" + ("; it runs as you and has no process limit" if not own_uids else "")
     )
-
-
-def python_paths() -> list[str]:
-    """The folders a bot's Python imports from: the standard library, site-packages, this package."""
-    paths = sysconfig.get_paths()
-    found = [paths[k] for k in ("stdlib", "platstdlib", "purelib", "platlib") if k in paths]
-    return [*dict.fromkeys(found), str(Path(__file__).resolve().parents[2])]
-
-
-def unreadable_by_others(folders: Sequence[str]) -> str | None:
-    """The first of ``folders`` or of their parents that a user other than its owner (a bot under
-    a user id of its own) cannot enter or list; None when they all can."""
-    for folder in folders:
-        path = Path(folder).resolve()
-        for part in [*reversed(path.parents), path]:
-            try:
-                mode = part.stat().st_mode
-            except OSError:
-                break  # not there: nothing to import from it
-            if not mode & 0o001 or (part == path and not mode & 0o004):
-                return str(part)
-    return None
-
-
-FIRST_UID = 61000
-"""Run as root, bot ``i`` plays under user id ``FIRST_UID + i`` (no such user needs to exist)."""
-
-
-def _banned(pool: HostPool, journal: Journal | None, label: str, reason: str) -> None:
-    if label not in pool.disqualified and journal is not None:
-        journal.disqualified(label, reason)
-    pool.disqualify(label, reason)
-
-
-def _set_dumpable(on: bool) -> bool:
-    """Make this process (non-)dumpable: not dumpable, a bot of the same user cannot read its
-    memory (``/proc/PID/mem``, ``ptrace``). The previous setting."""
-    from .sandbox import _libc, prctl
-
-    before = bool(_libc.prctl(3, 0, 0, 0, 0)) if _libc is not None and hasattr(_libc, "prctl") else True
-    prctl(PR_SET_DUMPABLE, int(on))
-    return before
 
 
 @dataclass(frozen=True)
@@ -542,7 +465,7 @@ def _play(
                 on_ray.uids,
                 record_dir is not None,
                 lambda pair: _record_block(pair, journal, record_dir, on_task),
-                lambda label, reason: _banned(pool, journal, label, reason),
+                lambda label, reason: ban(pool, journal, label, reason),
                 on_ray.log_paths,
                 bar,
             )
