@@ -401,3 +401,23 @@ def test_deeply_nested_meta_is_a_value_error_naming_the_file(tmp_path) -> None:
     path = _write(tmp_path / "deep.npz", **{**_arrays(good), "meta": np.array(deep)})
     with pytest.raises(ValueError, match=r"deep\.npz: 'meta' is JSON nested too deeply"):
         load_policy(path)
+
+
+@pytest.mark.parametrize("stem", sorted(p.stem for p in DEFAULT_MODEL.parent.glob("*.npz")))
+def test_every_shipped_model_plays_legally_from_its_view_alone(stem: str) -> None:
+    """Every network in the package (``ppo:model=STEM``) plays only legal actions on its own rules,
+    and the same action whatever the cards it cannot see."""
+    agent = PPOAgent(model=stem)
+    rules = agent.policy.meta["rules"]
+    rng = random.Random(3)
+    for _ in range(3):
+        deal = Deal.new(rules, rng, dealer=rng.randrange(2))
+        while deal.outcome is None:
+            p = deal.current_player
+            info = InfoState.of(deal, p)
+            action = agent.act(info, rng)
+            assert action in deal.legal_actions()
+            if info.unseen:
+                other = deal.resample_hidden(p, rng)
+                assert agent.act(InfoState.of(other, p), rng) == action
+            deal.apply(action)
