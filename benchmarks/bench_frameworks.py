@@ -42,8 +42,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")  # before torch starts its pool, a
 
 ROOT = Path(__file__).resolve().parents[1]
 FRAMEWORKS = {"rllib": "ray", "torchrl": "torchrl", "tianshou": "tianshou", "sb3": "sb3_contrib"}
-"""Each framework and the module that must import for it."""
-DISTRIBUTIONS = {"rllib": "ray", "torchrl": "torchrl", "tianshou": "tianshou", "sb3": "sb3-contrib"}
+"""Each framework and the module that must import for it (its distribution's name, ``_`` as ``-``)."""
 
 Sampler = Callable[[], int]
 """One timed call: samples, returns the env steps it took."""
@@ -161,7 +160,7 @@ def measure(name: str, envs: int, batched_steps: int, single_steps: int, repeats
             t = time.perf_counter()
             n = sample()
             rates[path].append(n / (time.perf_counter() - t))
-    version = importlib.metadata.version(DISTRIBUTIONS[name])
+    version = importlib.metadata.version(FRAMEWORKS[name].replace("_", "-"))
     median = {path: statistics.median(r) for path, r in rates.items()}
     return [
         [

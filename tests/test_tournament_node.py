@@ -44,6 +44,7 @@ class InProcess:
     only when it is its turn (as the executor reads its window), and keeps the jobs it sent."""
 
     sent: ClassVar[list[BlockJob]] = []
+    functions: ClassVar[list] = []
 
     def __init__(self, address: str) -> None:
         self.address = address
@@ -55,6 +56,7 @@ class InProcess:
         pass
 
     def map(self, fn, jobs):
+        type(self).functions.append(fn)
         for i in range(len(jobs)):
             job = jobs[i]
             type(self).sent.append(job)
@@ -84,7 +86,7 @@ def test_blocks_played_by_node_hosts_give_the_local_tables(bots, tmp_path, monke
     assert local.arena.faults  # the crashing bot forfeits some deals, the same ones on every host
     monkeypatch.setattr(distributed, "RayExecutor", InProcess)
     monkeypatch.setattr(distributed, "import_ray", lambda: None)
-    InProcess.sent = []
+    InProcess.sent, InProcess.functions = [], []
     remote = run_tournament(
         bots, ["random"], log_dir=tmp_path / "node-logs", ray_address="local", records=tmp_path / "rec", **kwargs
     )
@@ -93,7 +95,9 @@ def test_blocks_played_by_node_hosts_give_the_local_tables(bots, tmp_path, monke
     for job in InProcess.sent:
         assert [t.track for t in job.tasks] == [0, 1]  # both seat orders, one after the other
         assert KEY not in pickle.dumps(job) and KEY.hex().encode() not in pickle.dumps(job)
-        assert sorted(job.files) == ["bots/_helper.py", "bots/sometimes_crashes.py", "bots/uses_helper.py"]
+        assert job.files == {}  # the files travel once, with the function, not with every job
+    (fn,) = InProcess.functions
+    assert sorted(fn.keywords["files"]) == ["bots/_helper.py", "bots/sometimes_crashes.py", "bots/uses_helper.py"]
     assert "deciding" in (tmp_path / "node-logs" / "uses_helper.log").read_text()
     assert len(list((tmp_path / "rec").rglob("*.json"))) == len(remote.arena.deal_records) // 2 * 2
 
@@ -105,8 +109,8 @@ def test_a_ban_reaches_the_blocks_sent_after_it(bots, tmp_path, monkeypatch) -> 
     InProcess.sent = []
     real = cluster.run_block
 
-    def banning(job: BlockJob):
-        result = real(job)
+    def banning(job: BlockJob, files=None):
+        result = real(job, files)
         if job.tasks[0].block == 0 and "uses_helper" in {s.label for s in job.tasks[0].specs}:
             result.disqualified["uses_helper"] = "sent SIGUSR1 to the tournament host"
         return result
@@ -143,7 +147,7 @@ def test_bot_files_travel_within_a_cap(bots, tmp_path, monkeypatch) -> None:
         "extra/1/mine.py",
     ]  # the folder's files without __pycache__, and the included file alone
     monkeypatch.setattr(cluster, "MAX_SHIPPED_BYTES", 100)
-    with pytest.raises(ValueError, match=r"more than the 100 a Ray tournament sends with each block"):
+    with pytest.raises(ValueError, match=r"more than the 100 a Ray tournament sends to the cluster"):
         cluster.bot_bundle(specs, bots)
 
 

@@ -2,8 +2,8 @@
 
 The driver keeps what a tournament has only once: the secret key, the journal, the records,
 bans and kill streaks. It cuts the schedule into duplicate blocks (both seat orders of one block
-of one pair) and sends each as a :class:`~.node.BlockJob` (the bots' files, the seeds derived
-from the key for that block, the bans known when it is sent) through
+of one pair) and sends each as a :class:`~.node.BlockJob` (the seeds derived from the key for
+that block, the bans known when it is sent; the bots' files go once, with the function) through
 :class:`~sixtysix_env.distributed.RayExecutor`. On the node, a Ray worker starts a fresh
 tournament host process (:mod:`.node`) that plays the two seat orders one after the other, so
 twins never overlap there either, with every guarantee of the local host. Results come back in
@@ -17,6 +17,7 @@ block to block in the same way.
 
 from __future__ import annotations
 
+import functools
 import os
 import pickle
 import signal
@@ -24,20 +25,22 @@ import socket
 import subprocess
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, overload
 
 from ..agents.spec import AgentSpec
 from ..arena.play import TaskResult
-from ..arena.schedule import Task, agent_seed
-from .keys import derive
+from ..arena.schedule import Task
+from .host import log_cut
+from .keys import bot_seeds
 from .node import BlockJob, BlockResult
 from .remote import HostPool, Limits
 
 __all__ = ["MAX_SHIPPED_BYTES", "bot_bundle", "play_on_ray", "run_block"]
 
 MAX_SHIPPED_BYTES = 64 * 1024 * 1024
-"""The most bytes of bot files a Ray tournament sends with each block."""
+"""The most bytes of bot files a Ray tournament sends to the cluster (once, for every block)."""
 
 Played = tuple[TaskResult, dict[str, int], dict[str, float]]
 
@@ -69,14 +72,18 @@ def bot_bundle(specs: Sequence[AgentSpec], bots_dir: Path) -> tuple[dict[str, by
     if total > MAX_SHIPPED_BYTES:
         raise ValueError(
             f"the bots' files come to {total} bytes, more than the {MAX_SHIPPED_BYTES} a Ray tournament sends "
-            f"with each block: keep data files out of {str(bots_dir)!r}"
+            f"to the cluster: keep data files out of {str(bots_dir)!r}"
         )
     return files, sources
 
 
-def run_block(job: BlockJob) -> BlockResult:
+def run_block(job: BlockJob, files: dict[str, bytes] | None = None) -> BlockResult:
     """On a Ray worker: play ``job`` in a fresh tournament host process (:mod:`.node`) and return
-    its result. Cancelled (the run stopped), the host is told to stop, then killed."""
+    its result; ``files``, when given, are the bots' files the job was sent without (the driver
+    sends them once, with this function, rather than with every job). Cancelled (the run
+    stopped), the host is told to stop, then killed."""
+    if files:
+        job = replace(job, files=files)
     first = job.tasks[0]
     proc = subprocess.Popen(
         [sys.executable, "-m", "sixtysix_env.tournament.node"],
@@ -153,17 +160,14 @@ def play_on_ray(
     files, sources = bundle
 
     def make(block: list[Task]) -> BlockJob:
-        seeds = tuple(
-            (derive(secret, f"bot/{agent_seed(t, t.a_seat)}"), derive(secret, f"bot/{agent_seed(t, 1 - t.a_seat)}"))
-            for t in block
-        )
+        seeds = tuple(bot_seeds(secret, t) for t in block)
         labels = {s.label for t in block for s in t.specs}
         return BlockJob(
             tuple(block),
             seeds,
             limits,
             points,
-            files,
+            {},  # the files travel once, with the function
             {k: v for k, v in sources.items() if k in labels},
             {k: v for k, v in uids.items() if k in labels},
             {k: v for k, v in pool.disqualified.items() if k in labels},
@@ -173,7 +177,7 @@ def play_on_ray(
 
     played: dict[tuple[int, int, int], Played] = {}
     with RayExecutor(address) as ex:
-        results: Iterator[BlockResult] = ex.map(run_block, _Jobs(blocks, make))
+        results: Iterator[BlockResult] = ex.map(functools.partial(run_block, files=files), _Jobs(blocks, make))
         for block, res in zip(blocks, results, strict=True):
             for label, reason in res.disqualified.items():
                 if label not in pool.disqualified:
@@ -201,4 +205,4 @@ def _append_logs(texts: dict[str, bytes], paths: dict[str, str | None], cap: int
         with open(path, "ab") as f:
             f.write(data[: cap - size])
             if len(data) > cap - size:
-                f.write(f"\n[log cut at {cap} bytes; the rest was dropped]\n".encode())
+                f.write(log_cut(cap))

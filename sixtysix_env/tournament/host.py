@@ -28,7 +28,7 @@ from typing import Any
 
 from .sandbox import MAX_MESSAGE, describe_exception, tree_cpu
 
-__all__ = ["BotDied", "Cheated", "Game", "NoAnswer", "Zygote", "describe_exception"]
+__all__ = ["BotDied", "Cheated", "Game", "NoAnswer", "Zygote", "describe_exception", "log_cut"]
 
 ZYGOTE = "import sys; from sixtysix_env.tournament.sandbox import zygote_main; zygote_main(int(sys.argv[1]))"
 ANSWER_KEYS = frozenset({"ok", "error", "action", "raised", "returned"})
@@ -46,6 +46,11 @@ class Cheated(Exception):
     """The bot broke the protocol on purpose (a forged or oversized message): disqualify it."""
 
 
+def log_cut(cap: int) -> bytes:
+    """The line that ends a bot's log cut at ``cap`` bytes."""
+    return f"\n[log cut at {cap} bytes; the rest was dropped]\n".encode()
+
+
 def _drain(fd: int, path: str | None, cap: int) -> None:
     """Copy a bot's printed output from its pipe to its log, at most ``cap`` bytes; read (and
     drop) the rest, so a bot that floods its log only wastes its own time."""
@@ -61,7 +66,7 @@ def _drain(fd: int, path: str | None, cap: int) -> None:
                 out.write(part)
                 written += len(part)
                 if written >= cap:
-                    out.write(f"\n[log cut at {cap} bytes; the rest was dropped]\n".encode())
+                    out.write(log_cut(cap))
                 out.flush()
     finally:
         os.close(fd)

@@ -14,7 +14,9 @@ import hmac
 import secrets
 from pathlib import Path
 
-__all__ = ["KEY_BYTES_MIN", "derive", "fingerprint", "new_key", "read_key_file"]
+from ..arena.schedule import Task, agent_seed
+
+__all__ = ["KEY_BYTES_MIN", "bot_seeds", "derive", "fingerprint", "new_key", "read_key_file"]
 
 KEY_BYTES_MIN = 16
 """The shortest key accepted, in bytes."""
@@ -44,6 +46,15 @@ def read_key_file(path: str | Path) -> bytes:
 def derive(key: bytes, label: str) -> str:
     """``HMAC-SHA256(key, label)`` as hex: a seed text for ``random.Random``."""
     return hmac.new(key, label.encode(), hashlib.sha256).hexdigest()
+
+
+def bot_seeds(key: bytes, task: Task) -> tuple[str, str]:
+    """The RNG seeds of the task's two bots, (A's, B's): each derived from the key and the seat
+    it plays in, so the same key gives each bot the same random source wherever it plays."""
+    return (
+        derive(key, f"bot/{agent_seed(task, task.a_seat)}"),
+        derive(key, f"bot/{agent_seed(task, 1 - task.a_seat)}"),
+    )
 
 
 def fingerprint(key: bytes) -> str:

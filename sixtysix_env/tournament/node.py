@@ -21,11 +21,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..agents.spec import AgentSpec
-from ..arena.play import TaskResult, play_task
+from ..arena.play import TaskResult
 from ..arena.schedule import Task
 from .guard import SignalGuard
 from .hosting import ban, python_paths, set_dumpable, stage
-from .remote import HostPool, Limits, RemoteBot, Stopped
+from .remote import HostPool, Limits, Stopped, play_remote
 
 __all__ = ["BlockJob", "BlockResult", "play_block"]
 
@@ -33,8 +33,9 @@ __all__ = ["BlockJob", "BlockResult", "play_block"]
 @dataclass(frozen=True)
 class BlockJob:
     """One block for a node: its tracks (played in this order), each track's bot seeds (A, B),
-    the bots' files (``files``: relative path to bytes; ``sources``: a bot's file among them, by
-    label), and the tournament's state when it was sent (bans, kill streaks)."""
+    the bots' files (``files``: relative path to bytes, added on the node by ``cluster.run_block``;
+    ``sources``: a bot's file among them, by label), and the tournament's state when it was sent
+    (bans, kill streaks)."""
 
     tasks: tuple[Task, ...]
     bot_seeds: tuple[tuple[str, str], ...]
@@ -111,19 +112,10 @@ def play_block(job: BlockJob) -> BlockResult:
         try:
             with guard:
                 for task, seeds in zip(job.tasks, job.bot_seeds, strict=True):
-                    a, b = (specs[s.label] for s in task.specs)
-                    bots = [
-                        RemoteBot(spec, pool, job.limits, seed, task.rules)
-                        for spec, seed in ((a, seeds[0]), (b, seeds[1]))
-                    ]
-                    try:
-                        res = play_task(task, (bots[0], bots[1]), forfeit_points=job.points, keep_deals=job.keep_deals)
-                    finally:
-                        for bot in bots:
-                            bot.release()
+                    pair = (specs[task.specs[0].label], specs[task.specs[1].label])
+                    results.append(play_remote(task, pair, seeds, pool, job.limits, job.points, job.keep_deals))
                     if pool.stopping.is_set():
                         raise Stopped
-                    results.append((res, {x.name: x.restarts for x in bots}, {x.name: x.cpu_seconds for x in bots}))
         finally:
             pool.close()
             set_dumpable(dumpable)

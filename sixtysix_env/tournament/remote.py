@@ -13,16 +13,18 @@ from __future__ import annotations
 
 import contextlib
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from ..agents.spec import AgentSpec
-from ..arena.play import BotFault
+from ..arena.play import BotFault, TaskResult, play_task
+from ..arena.schedule import Task
 from ..infostate import InfoState
 from ..rules import Rules
 from .host import BotDied, Cheated, Game, NoAnswer, Zygote
 
-__all__ = ["NPROC", "HostPool", "Limits", "RemoteBot", "Stopped"]
+__all__ = ["NPROC", "HostPool", "Limits", "RemoteBot", "Stopped", "play_remote"]
 
 
 NPROC = 64
@@ -260,3 +262,24 @@ class RemoteBot:
             with contextlib.suppress(Exception):
                 self.pool.done(self._game)
             self._game = None
+
+
+def play_remote(
+    task: Task,
+    specs: tuple[AgentSpec, AgentSpec],
+    seeds: tuple[str, str],
+    pool: HostPool,
+    limits: Limits,
+    points: int,
+    keep_deals: bool,
+    on_deal: Callable[[], None] | None = None,
+) -> tuple[TaskResult, dict[str, int], dict[str, float]]:
+    """Play ``task`` with its two bots (``specs``, ``seeds``: A's and B's) in fresh game processes
+    of ``pool``, ended with the task; the result, and each bot's restarts and CPU seconds."""
+    bots = [RemoteBot(spec, pool, limits, seed, task.rules) for spec, seed in zip(specs, seeds, strict=True)]
+    try:
+        res = play_task(task, (bots[0], bots[1]), forfeit_points=points, keep_deals=keep_deals, on_deal=on_deal)
+    finally:
+        for b in bots:
+            b.release()
+    return res, {b.name: b.restarts for b in bots}, {b.name: b.cpu_seconds for b in bots}

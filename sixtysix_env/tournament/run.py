@@ -17,10 +17,10 @@ from typing import Any
 
 from ..agents.spec import AgentSpec, parse_agent_spec
 from ..arena.checks import check_out_dir
-from ..arena.play import TaskResult, play_task
+from ..arena.play import TaskResult
 from ..arena.recording import file_label, write_task_records
 from ..arena.results import ArenaResult, collect
-from ..arena.schedule import Task, agent_seed, make_tasks
+from ..arena.schedule import Task, make_tasks
 from ..rules import Rules, get_rules
 from .apart import run_apart
 from .discover import bot_files
@@ -28,8 +28,8 @@ from .guard import SignalGuard
 from .host import BotDied, Cheated, NoAnswer
 from .hosting import FIRST_UID, ban, python_paths, set_dumpable, stage, unreadable_by_others
 from .journal import Journal, read_journal
-from .keys import KEY_BYTES_MIN, derive, fingerprint, new_key
-from .remote import HostPool, Limits, RemoteBot, Stopped
+from .keys import KEY_BYTES_MIN, bot_seeds, derive, fingerprint, new_key
+from .remote import HostPool, Limits, Stopped, play_remote
 
 __all__ = ["BotEntry", "TournamentError", "TournamentResult", "forfeit_points", "run_tournament"]
 
@@ -279,8 +279,9 @@ def run_tournament(
                 if ray_address is None
                 else _OnRay(ray_address, bot_bundle_of(ready, shown, folder), uids, log_paths),
             )
-        if ray_address is not None and isolation_warning(isolate, pool.unjailed) != isolation:
-            isolation = isolation_warning(isolate, pool.unjailed)  # a node could not isolate its bots
+        after = isolation_warning(isolate, pool.unjailed)
+        if after != isolation:  # on Ray: a node could not isolate its bots
+            isolation = after
             print(f"tournament: WARNING: {isolation}", file=sys.stderr)
     except Stopped:
         raise KeyboardInterrupt from None
@@ -420,11 +421,6 @@ def _play(
         _record_block(pair, journal, record_dir, on_task)
 
     def one(task: Task) -> tuple[TaskResult, dict[str, int], dict[str, float]]:
-        a_spec, b_spec = task.specs
-        bots = [
-            RemoteBot(spec, pool, limits, derive(secret, f"bot/{agent_seed(task, seat)}"), task.rules)
-            for spec, seat in ((a_spec, task.a_seat), (b_spec, 1 - task.a_seat))
-        ]
         counted = [0]
 
         def tick() -> None:
@@ -433,15 +429,9 @@ def _play(
                 with lock:
                     bar.update(1)
 
-        try:
-            res = play_task(
-                task, (bots[0], bots[1]), forfeit_points=points, keep_deals=record_dir is not None, on_deal=tick
-            )
-        finally:
-            for b in bots:
-                b.release()
-        restarts = {b.name: b.restarts for b in bots}
-        cpu = {b.name: b.cpu_seconds for b in bots}
+        res, restarts, cpu = play_remote(
+            task, task.specs, bot_seeds(secret, task), pool, limits, points, record_dir is not None, tick
+        )
         with lock:
             forfeits[0] += len(res.faults)
             if bar is not None:
