@@ -63,6 +63,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--seed", type=cli_int, default=0)
     p.add_argument("--threads", type=cli_int, default=1, help="torch threads (1 is fastest on a busy 2-core machine)")
     add_curve_arguments(p)
+    p.add_argument(
+        "--init",
+        default=None,
+        help="start from these numpy weights (.npz, e.g. sixtysix_env/models/cleanrl_standard.npz) instead of "
+        "random ones: continue a run (the optimizer starts afresh)",
+    )
     p.add_argument("--save", default=None, help="write the trained weights here (torch.save)")
     p.add_argument(
         "--save-npz",
@@ -99,6 +105,24 @@ class Agent(nn.Module):
         policy, value = linear_layers((first, second, self.pi)), linear_layers((first, second, self.v))
         return vector_policy(policy, value, activation="tanh", rules="standard", source=source)
 
+    def load_mlp(self, path: str) -> None:
+        """Take the weights of a ``.npz`` this example wrote (``--save-npz``); a file of another
+        shape is refused with the shapes it has."""
+        from sixtysix_env.agents.mlp import MLPPolicy
+
+        mlp = MLPPolicy.load(path)
+        modules = (self.body[0], self.body[2], self.pi)
+        if len(mlp.policy) != 3 or len(mlp.value) != 3 or mlp.activation != "tanh":
+            raise SystemExit(f"--init {path}: not a network of this example (two tanh layers, policy and value heads)")
+        want = [tuple(m.weight.shape) for m in modules]
+        got = [w.shape for w, _ in mlp.policy]
+        if want != got:
+            raise SystemExit(f"--init {path}: its policy layers are {got}, this network's {want} (--hidden?)")
+        with torch.no_grad():
+            for m, (w, b) in zip((*modules, self.v), (*mlp.policy, mlp.value[-1]), strict=True):
+                m.weight.copy_(torch.as_tensor(w))
+                m.bias.copy_(torch.as_tensor(b))
+
     def greedy(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """The batched policy ``duplicate_eval`` plays: the most probable legal action."""
         with torch.no_grad():
@@ -118,6 +142,8 @@ def main(argv: list[str] | None = None) -> None:
     )
     obs_size, n_actions = envs.single_observation_space.shape[0], envs.single_action_space.n
     agent = current["agent"] = Agent(obs_size, n_actions, args.hidden)
+    if args.init:
+        agent.load_mlp(args.init)
     opt = torch.optim.Adam(agent.parameters(), lr=args.lr, eps=1e-5)
     n, t_steps = args.num_envs, args.num_steps
     obs_buf = torch.zeros((t_steps, n, obs_size))
@@ -190,7 +216,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.save:
         torch.save(agent.state_dict(), args.save)
     if args.save_npz:
-        mlp = agent.to_mlp(f"examples/cleanrl_ppo.py, {update * size} steps, seed {args.seed}")
+        start_from = f", continued from {args.init}" if args.init else ""
+        mlp = agent.to_mlp(f"examples/cleanrl_ppo.py, {update * size} steps, seed {args.seed}{start_from}")
         print(f"numpy weights: {mlp.save(args.save_npz)} (play them as ppo:path={args.save_npz})")
     if args.eval_deals >= 2:
         print("cleanrl_ppo", curve.final(agent.greedy, update * size, options=vars(args)))

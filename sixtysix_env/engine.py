@@ -21,7 +21,7 @@ from .actions import parse_action as parse_action_text
 from .cards import CARD_POINTS, NUM_CARDS, SUIT_MASK, Rank, card, card_str, cards_str, parse_cards
 from .checks import as_index, check_int
 from .deal_types import Decision, Outcome, RandomSource, Termination
-from .infostate import InfoState, allowed_first, ruled_out_by_play
+from .infostate import InfoState, allowed_first, closing_exchange_evidence, ruled_out_by_play
 from .rules import Rules, get_rules
 
 __all__ = [
@@ -206,9 +206,15 @@ class Deal:
         dealer: int = 0,
         rules: str | Rules | None = None,
         scores: tuple[int, int] = (0, 0),
+        check: bool = True,
     ) -> Deal:
         """A deal from given cards: ``hands[p]`` for each player, ``stock`` top first (its last card
-        is the face-up trump card). Raises ``ValueError`` naming what is wrong with the arrangement."""
+        is the face-up trump card). Raises ``ValueError`` naming what is wrong with the arrangement.
+        ``check=False`` skips every check, for callers that built a valid arrangement of card ids
+        themselves (the inference sampler builds thousands a decision)."""
+        if not check and isinstance(rules, Rules):
+            hands_ids = (tuple(hands[0]), tuple(hands[1]))
+            return cls._start(rules, hands_ids, tuple(stock), dealer, scores)  # type: ignore[arg-type]
         r = get_rules(rules)
         dealer = check_int("dealer", dealer, 0, 1)
         scores = _check_scores(scores, r.match_target)
@@ -667,7 +673,8 @@ class Deal:
     def resample_hidden(self, player: int, rng: RandomSource) -> Deal:
         """A copy where the cards ``player`` cannot see are dealt again at random among the places
         he cannot see (opponent's unknown cards, face-down stock), keeping all public information
-        (none that the opponent's play since closing rules out goes to his hand).
+        (none that the opponent's play since closing rules out goes to his hand, nor the exchange
+        card if closing offered him no exchange; he keeps it if he declined one).
         This is the determinization that sampling searches (PIMC) and the leak tests use."""
         player = check_int("player", player, 0, 1)
         if not callable(getattr(rng, "shuffle", None)):
@@ -678,10 +685,19 @@ class Deal:
         rng.shuffle(pool)
         pool = [int(c) for c in pool]
         n_opp = opp_hidden.bit_count()
+        must = 0
         if self.closed_by >= 0 and self.stock:  # none that his play since closing rules out
-            pool = allowed_first(pool, n_opp, ruled_out_by_play(self.history, o, self.trump, self.rules.must_win_trick))
+            cannot, must = closing_exchange_evidence(
+                self.history, o, self.exchange_card, self.rules.exchange_at_closing, self.decision
+            )
+            must &= opp_hidden
+            if must:
+                pool.remove(self.exchange_card)
+                n_opp -= 1
+            out = ruled_out_by_play(self.history, o, self.trump, self.rules.must_win_trick) | cannot
+            pool = allowed_first(pool, n_opp, out)
         d = self.clone()
-        d.hands[o] = self.known[o] | sum(1 << c for c in pool[:n_opp])
+        d.hands[o] = self.known[o] | must | sum(1 << c for c in pool[:n_opp])
         if self.stock:
             d.stock = [self.stock[0], *pool[n_opp:]]
         d.arrangement = None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .actions import CLOSE, MARRIAGE, actions_of
+from .actions import CLOSE, EXCHANGE, MARRIAGE, PASS, actions_of
 from .cards import SUIT_MASK, cards_str
 from .checks import check_int
 from .deal_types import Decision, Outcome, RandomSource
@@ -265,10 +265,26 @@ class InfoState:
 
     def opponent_cannot_hold(self) -> int:
         """Bitmask of unseen cards the opponent's play since closing rules out
-        (:func:`ruled_out_by_play`); 0 while the stock is open."""
+        (:func:`ruled_out_by_play`), and the exchange card when my closing offered him no exchange
+        (:func:`closing_exchange_evidence`); 0 while the stock is open."""
         if self.closed_by < 0 or not self.unseen:
             return 0
-        return ruled_out_by_play(self.history, self.opponent, self.trump, self.rules.must_win_trick) & self.unseen
+        cannot, _ = closing_exchange_evidence(
+            self.history, self.opponent, self.exchange_card, self.rules.exchange_at_closing, self.decision
+        )
+        by_play = ruled_out_by_play(self.history, self.opponent, self.trump, self.rules.must_win_trick)
+        return (by_play | cannot) & self.unseen
+
+    def opponent_must_hold(self) -> int:
+        """Bitmask of unseen cards the opponent surely holds: the exchange card, when he was offered
+        the exchange at my closing (``Rules.exchange_at_closing``: offered exactly to a holder)
+        and kept it."""
+        if self.closed_by != self.player or not self.unseen:
+            return 0
+        _, must = closing_exchange_evidence(
+            self.history, self.opponent, self.exchange_card, self.rules.exchange_at_closing, self.decision
+        )
+        return must & self.unseen
 
     def sample(self, rng: RandomSource) -> Any:
         """A full deal (a :class:`~sixtysix_env.engine.Deal`) consistent with this view: the unseen
@@ -279,7 +295,8 @@ class InfoState:
         pool = [c for c in range(24) if self.unseen >> c & 1]
         rng.shuffle(pool)
         pool = [int(c) for c in pool]
-        known_opp = self.known_opponent
+        known_opp = self.known_opponent | self.opponent_must_hold()
+        pool = [c for c in pool if not known_opp >> c & 1]
         n_opp = self.opponent_hand_size - known_opp.bit_count()
         pool = allowed_first(pool, n_opp, self.opponent_cannot_hold())
         d = object.__new__(self._deal_class)
@@ -359,6 +376,31 @@ def ruled_out_by_play(history: Any, player: int, trump: int, must_win_trick: boo
                 out |= led & ~((2 << lead) - 1)  # the cards of the suit above the one led
         lead = -1
     return out
+
+
+def closing_exchange_evidence(
+    history: Any, player: int, exchange_card: int, exchange_at_closing: bool, decision: Decision | None
+) -> tuple[int, int]:
+    """``(cannot, must)``: what the other player's closing says about ``player``'s holding the
+    exchange card. Where the rules offer the exchange at closing, the engine offers it exactly
+    when he holds that card, in sight of both: no offer means he does not hold it (``cannot``,
+    and no card enters a hand after closing), an offer declined means he does (``must``).
+    ``decision``: the deal's current decision, for an offer not answered yet."""
+    if not exchange_at_closing:
+        return 0, 0
+    bit = 1 << exchange_card
+    for i, h in enumerate(history):
+        if h & 31 != CLOSE:
+            continue
+        if h >> 5 == player:
+            return 0, 0
+        if i + 1 == len(history):
+            return (0, bit) if decision == Decision.CLOSING_EXCHANGE else (bit, 0)
+        answer = history[i + 1]
+        if answer >> 5 == player and answer & 31 in (PASS, EXCHANGE):
+            return (0, bit) if answer & 31 == PASS else (0, 0)
+        return bit, 0
+    return 0, 0
 
 
 def allowed_first(pool: list[int], count: int, ruled_out: int) -> list[int]:

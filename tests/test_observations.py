@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from sixtysix_env import PRESETS, Deal, InfoState, parse_cards
 from sixtysix_env.actions import CLOSE
 from sixtysix_env.cards import SUIT_MASK, cards_of, mask_of
+from sixtysix_env.infostate import closing_exchange_evidence
 from sixtysix_env.observers import (
     ENCODERS,
     VECTOR_LAYOUT,
@@ -173,7 +174,12 @@ def test_samples_after_closing_give_the_opponent_only_hands_his_play_allows(rule
         assert not ruled_out & sampled.hands[o]
         assert sampled.hands[o].bit_count() == deal.hands[o].bit_count()
         assert _play_allows(rules, info.history, o, info.trump, sampled.hands[o])
-    for c in cards_of(ruled_out):
+    cannot, must = closing_exchange_evidence(
+        info.history, o, info.exchange_card, rules.exchange_at_closing, info.decision
+    )
+    assert not cannot & deal.hands[o] and must & ~deal.hands[o] == 0  # what closing's offer told is true
+    assert info.opponent_must_hold() & ~deal.hands[o] == 0
+    for c in cards_of(ruled_out & ~cannot):
         assert not _play_allows(rules, info.history, o, info.trump, deal.known[o] | 1 << c)
 
 

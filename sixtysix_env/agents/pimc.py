@@ -48,6 +48,22 @@ still open was tried and is worse, because each sample's solve knows that sample
 stock: on 150 duplicate standard deal pairs against the heuristic, G was +0.487 with playouts,
 +0.363 solving exactly from 2 stock cards on and +0.217 from 4.
 
+An opponent model (``model="heuristic"``, :mod:`sixtysix_env.agents.inference`) samples whole
+deals from their start instead (who was dealt what, what each draw brought), replays the public
+history on each, and weighs it ``miss`` (default 0.1) to the power of the opponent's past choices
+the model would have made otherwise, counted from the best sample's, so an opponent the model
+explains badly still leaves samples to average; ``miss=0`` keeps only the best-explained samples.
+Why: what PIMC lacks most against the heuristic is its hand. Given the opponent's true hand (the
+stock still sampled), the 400-sample setting scored +1.253 on the first 150 deal pairs below,
+against +0.833 sampling it; given his hand only from the fourth trick on, +0.987; from the
+seventh, +0.843: his hand is worth most early, where his play has told least
+(``benchmarks/bench_hand_knowledge.py``). Inference gets little of it: on the 2,000 pairs, with
+400 samples and ``closing="playout"``, ``model="heuristic", miss=0.3`` scored +0.820 against
++0.794 without a model, +0.026 (95% CI -0.017 to +0.068, paired), at 26 ms a decision against 8;
+on the first 150 pairs ``miss=0.1`` and ``miss=0`` with 1,200 samples were no better than
+``miss=0.3``. The heuristic's choices (lead the lowest card, throw the lowest) say little about
+the high cards and trumps that decide a deal. Kept as an option, not the default.
+
 In the VU package's game (``vu``: 20 cards, no closing) the same idea is what wins against its
 ``RdeepBot(16, 4)`` (``benchmarks/bench_vu.py``): ``samples=100, solver="fast", endgame="solve",
 solve_stock=2`` won 75.1% of 1,000 games on seed 0, where ``solve_stock=0`` won 71.1% and plain
@@ -59,6 +75,7 @@ than it knows once the stock is out.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Iterator
@@ -74,6 +91,7 @@ from ..rules import Rules
 from .alphabeta import solve, solve_actions
 from .base import MAX_BUDGET, MAX_TIME_MS, only_choice
 from .heuristic import heuristic_deal_action, heuristic_info_action, heuristic_playout
+from .inference import MODELS, PastSampler, mismatches
 
 __all__ = ["PIMCAgent", "best_action", "evaluate_actions"]
 
@@ -81,6 +99,15 @@ _ENDGAMES = ("playout", "solve")
 _CLOSINGS = ("solve", "playout")
 _SOLVERS = ("python", "fast")
 _MAX_ENUMERATED = 200
+
+
+def _drop_after(miss: float) -> int:
+    """Extra misses beyond the best sample's at which a sample's weight falls under 1/1000."""
+    if miss <= 0.0:
+        return 1
+    if miss >= 1.0:
+        return 1 << 30
+    return max(1, math.ceil(math.log(1e-3) / math.log(miss)))
 
 
 class _Exact(Protocol):
@@ -228,7 +255,12 @@ class PIMCAgent:
         solver: str = "python",
         closing: str = "solve",
         solve_stock: int = 0,
+        model: str | None = None,
+        miss: float = 0.1,
     ) -> None:
+        if model is not None:
+            check_choice("model", model, tuple(MODELS))
+        miss = check_real("miss", miss, 0.0, 1.0)
         samples = None if samples is None else check_int("samples", samples, 1, MAX_BUDGET)
         time_ms = None if time_ms is None else check_real("time_ms", time_ms, 0.0, MAX_TIME_MS, above=True)
         check_choice("endgame", endgame, _ENDGAMES)
@@ -241,6 +273,8 @@ class PIMCAgent:
                 f"that many cards, then an exact solve), got endgame={endgame!r}"
             )
         self.solve_stock = solve_stock
+        self.model = model
+        self.miss = miss
         self.closing = closing
         self.solver = solver
         self.samples = samples if samples is not None else (1_000_000 if time_ms is not None else 20)
@@ -276,30 +310,64 @@ class PIMCAgent:
         totals, n = self._totals(info, legal, rng)
         return {a: t / n for a, t in zip(legal, totals, strict=True)}
 
-    def _totals(self, info: InfoState, legal: list[int], rng: random.Random) -> tuple[list[float], int]:
+    def _totals(self, info: InfoState, legal: list[int], rng: random.Random) -> tuple[list[float], float]:
         """The sum of each action's values over the samples, and the number of samples."""
         deadline = time.perf_counter() + self.time_ms / 1000 if self.time_ms is not None else None
         totals = [0.0] * len(legal)
-        hands = _closed_hands(info, min(self.samples, _MAX_ENUMERATED))
-        if hands is not None:
+        weights: Iterator[float] | None = None
+        hands = None if self.model is not None else _closed_hands(info, min(self.samples, _MAX_ENUMERATED))
+        if self.model is not None:
+            sampled, found = self._weighted(info, rng, deadline)
+            deals = iter(sampled)
+            weights = iter(found)
+        elif hands is not None:
             rng.shuffle(hands)  # a time budget then stops after a random subset
             deals: Iterator[Deal] = (info.sample(_Arranged(h)) for h in hands)
         else:
             deals = (info.sample(rng) for _ in range(self.samples))
         exact = fast_solver_for(info.rules) if self.solver == "fast" else None
         playouts = fast_playouts_for(info.rules) if self.solver == "fast" else None
-        n = 0
+        n = 0.0
         for deal in deals:
-            n += 1
+            w = 1.0 if weights is None else next(weights)
+            n += w
             values = evaluate_actions(deal, legal, self.endgame, exact, playouts, self.closing, self.solve_stock)
             for i, v in enumerate(values):
-                totals[i] += v
+                totals[i] += w * v
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         return totals, n
 
+    def _weighted(self, info: InfoState, rng: random.Random, deadline: float | None) -> tuple[list[Deal], list[float]]:
+        """Deals sampled with their past, each weighted ``miss`` to the power of the opponent's
+        choices the model would have made otherwise, counted from the best sample's (so an
+        opponent the model explains badly still leaves samples to average); negligible ones are
+        dropped before any is valued. A time budget spends at most half its time here."""
+        model = MODELS[self.model]  # type: ignore[index]
+        sampler = PastSampler(info, rng)
+        stop = None if deadline is None else time.perf_counter() + (deadline - time.perf_counter()) / 2
+        drop = _drop_after(self.miss)
+        best = 1 << 30
+        scored: list[tuple[int, Deal]] = []
+        for _ in range(self.samples):
+            deal = sampler.sample(rng)
+            if deal is not None:
+                try:
+                    m = mismatches(deal, info.history, info.opponent, model, best + drop)
+                except ValueError:  # a history the engine does not replay (a view built by hand)
+                    break
+                best = min(best, m)
+                scored.append((m, deal))
+            if stop is not None and time.perf_counter() >= stop:
+                break
+        kept = [(m, d) for m, d in scored if m < best + drop]
+        if not kept:  # no past fits (guard): plain samples, as without a model
+            return [info.sample(rng) for _ in range(self.samples)], [1.0] * self.samples
+        return [d for _, d in kept], [self.miss ** (m - best) for m, _ in kept]
+
     def __repr__(self) -> str:
         return (
             f"PIMCAgent(samples={self.samples}, time_ms={self.time_ms}, endgame={self.endgame!r}, "
-            f"solver={self.solver!r}, closing={self.closing!r}, solve_stock={self.solve_stock})"
+            f"solver={self.solver!r}, closing={self.closing!r}, solve_stock={self.solve_stock}, model={self.model!r}, "
+            f"miss={self.miss})"
         )
