@@ -26,7 +26,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable
 
-from ..actions import CLOSE, EXCHANGE, GO_OUT, MARRIAGE, PASS
+from ..actions import CLOSE, EXCHANGE, MARRIAGE, PASS
 from ..cards import NUM_CARDS
 from ..engine import FOLLOWER_WINS, MARRIAGE_PAIR, Deal
 from ..infostate import InfoState
@@ -42,7 +42,7 @@ class Past:
     player's slot deadlines, the order of the draws, and the cards that entered a hand other than
     by a slot (the trump card by exchange, the face-up card by the last draw)."""
 
-    __slots__ = ("draws", "deadline", "extra_in", "given_away", "played", "opponent_choices")
+    __slots__ = ("draws", "deadline", "extra_in", "given_away", "played")
 
     def __init__(self) -> None:
         self.draws: list[int] = []  # winner of each draw, in order (he takes the top card)
@@ -50,7 +50,6 @@ class Past:
         self.extra_in: tuple[Counter[int], Counter[int]] = (Counter(), Counter())
         self.given_away: tuple[list[int], list[int]] = ([], [])
         self.played: tuple[list[int], list[int]] = ([], [])
-        self.opponent_choices = 0
 
 
 def _need(past: Past, p: int, c: int, drawn: int) -> None:
@@ -107,12 +106,11 @@ def past_events(info: InfoState) -> Past:
             for c in range(NUM_CARDS):
                 if pair >> c & 1:
                     _need(past, p, c, drawn[p])
-        elif a == GO_OUT:
-            pass
-    return past
+    return past  # GO_OUT: nothing to learn
 
 
 def _draw(past: Past, winner: int, stock: int, drawn: list[int], bottom: int) -> int:
+    """One draw after a trick: the winner takes the top card; the stock left."""
     past.draws.append(winner)
     drawn[winner] += 1
     stock -= 2
