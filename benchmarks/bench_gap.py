@@ -140,6 +140,13 @@ def play(
     return d.returns()[seat], cpu, decisions
 
 
+def player_rngs(seed: int, pair: int, seat: int) -> tuple[random.Random, random.Random]:
+    """Both players' random sources in deal pair ``pair`` with the agent in ``seat``: the same
+    for every agent, so their games differ only by their choices."""
+    base = seed * 1_000_003 + 4 * pair + 2 * seat
+    return random.Random(base), random.Random(base + 1)
+
+
 def fair(agent: object) -> Chooser:
     """A fair agent sees only its own information state."""
     act = agent.act  # type: ignore[attr-defined]
@@ -180,9 +187,7 @@ def play_pairs(job: Job) -> Result:
     for i in indices:
         points, cpu, decisions = [], 0.0, 0
         for seat in (0, 1):
-            base = seed * 1_000_003 + 4 * i + 2 * seat  # the same players' seeds for every agent
-            rngs = (random.Random(base), random.Random(base + 1))
-            g, c, n = play(deals[i], seat, me, them, rngs)
+            g, c, n = play(deals[i], seat, me, them, player_rngs(seed, i, seat))
             points.append(g)
             cpu += c
             decisions += n

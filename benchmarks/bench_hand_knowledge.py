@@ -23,7 +23,7 @@ for path in (ROOT, ROOT / "benchmarks"):
     if str(path) not in sys.path:  # run as a script from a checkout
         sys.path.insert(0, str(path))
 
-from bench_gap import Z95, make_deals, play  # noqa: E402
+from bench_gap import Z95, make_deals, play, player_rngs  # noqa: E402
 
 from sixtysix_env.agents.heuristic import heuristic_deal_action  # noqa: E402
 from sixtysix_env.agents.pimc import best_action, evaluate_actions, fast_playouts_for, fast_solver_for  # noqa: E402
@@ -79,14 +79,8 @@ def main(argv: list[str] | None = None) -> None:
         for i in range(args.deals):
             points = []
             for seat in (0, 1):
-                base = args.seed * 1_000_003 + 4 * i + 2 * seat  # bench_gap's seeds
-                g, _, _ = play(
-                    deals[i],
-                    seat,
-                    me,
-                    lambda d, _rng: heuristic_deal_action(d),
-                    (random.Random(base), random.Random(base + 1)),
-                )
+                them = lambda d, _rng: heuristic_deal_action(d)  # noqa: E731
+                g, _, _ = play(deals[i], seat, me, them, player_rngs(args.seed, i, seat))
                 points.append(g)
             means.append(sum(points) / 2)
         plain = plain or means

@@ -210,8 +210,8 @@ class Deal:
     ) -> Deal:
         """A deal from given cards: ``hands[p]`` for each player, ``stock`` top first (its last card
         is the face-up trump card). Raises ``ValueError`` naming what is wrong with the arrangement.
-        ``check=False`` skips every check, for callers that built a valid arrangement of card ids
-        themselves (the inference sampler builds thousands a decision)."""
+        ``check=False`` with ``rules`` a ``Rules`` skips every check, for callers that built a valid
+        arrangement of card ids themselves (the inference sampler builds thousands a decision)."""
         if not check and isinstance(rules, Rules):
             hands_ids = (tuple(hands[0]), tuple(hands[1]))
             return cls._start(rules, hands_ids, tuple(stock), dealer, scores)  # type: ignore[arg-type]

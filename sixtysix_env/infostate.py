@@ -295,8 +295,10 @@ class InfoState:
         pool = [c for c in range(24) if self.unseen >> c & 1]
         rng.shuffle(pool)
         pool = [int(c) for c in pool]
-        known_opp = self.known_opponent | self.opponent_must_hold()
-        pool = [c for c in pool if not known_opp >> c & 1]
+        must = self.opponent_must_hold()
+        if must:  # already his: not dealt again
+            pool = [c for c in pool if not must >> c & 1]
+        known_opp = self.known_opponent | must
         n_opp = self.opponent_hand_size - known_opp.bit_count()
         pool = allowed_first(pool, n_opp, self.opponent_cannot_hold())
         d = object.__new__(self._deal_class)

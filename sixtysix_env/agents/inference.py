@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from ..actions import CLOSE, EXCHANGE, MARRIAGE, PASS
-from ..cards import NUM_CARDS
+from ..cards import NUM_CARDS, cards_of, mask_of
 from ..engine import FOLLOWER_WINS, MARRIAGE_PAIR, Deal
 from ..infostate import InfoState
 from .heuristic import heuristic_deal_action
@@ -102,10 +102,8 @@ def past_events(info: InfoState) -> Past:
             past.extra_in[p][bottom] += 1
             bottom = nine
         elif MARRIAGE <= a < EXCHANGE:
-            pair = MARRIAGE_PAIR[a - MARRIAGE]
-            for c in range(NUM_CARDS):
-                if pair >> c & 1:
-                    _need(past, p, c, drawn[p])
+            for c in cards_of(MARRIAGE_PAIR[a - MARRIAGE]):
+                _need(past, p, c, drawn[p])
     return past  # GO_OUT: nothing to learn
 
 
@@ -141,11 +139,11 @@ class PastSampler:
         self.opponent_known = info.known_opponent | info.opponent_must_hold()
         self.fixed: list[list[tuple[int, int]]] = [[], []]  # (slot limit, card), by limit
         self.free: list[list[int]] = [[], []]  # slot cards without a deadline
-        self.extra = [sum(1 << c for c in past.extra_in[p]) for p in (0, 1)]
+        self.extra = [mask_of(past.extra_in[p]) for p in (0, 1)]
         self.ok = True
         for p, hand in ((me, info.hand), (o, self.opponent_known)):
             held = Counter(past.played[p])
-            held.update(_cards(hand))
+            held.update(cards_of(hand))
             held.update(past.given_away[p])
             held.subtract(past.extra_in[p])
             if any(v < 0 for v in held.values()):
@@ -189,11 +187,10 @@ class PastSampler:
         now = info.sample(rng)
         o = info.opponent
         hidden = now.hands[o] & ~self.opponent_known & ~self.extra[o]
-        theirs = self._place(o, _cards(hidden), rng)
+        theirs = self._place(o, list(cards_of(hidden)), rng)
         if theirs is None:
             return None
-        slots = [theirs, theirs]
-        slots[info.player] = self.mine
+        slots = [self.mine, theirs] if info.player == 0 else [theirs, self.mine]
         n = self.n
         stock_top_first: list[int] = []
         taken = [n, n]
@@ -221,10 +218,6 @@ def sample_past(info: InfoState, rng: random.Random) -> Deal | None:
         for h in info.history:
             deal.apply(h & 31)
     return deal
-
-
-def _cards(mask: int) -> list[int]:
-    return [c for c in range(NUM_CARDS) if mask >> c & 1]
 
 
 def mismatches(

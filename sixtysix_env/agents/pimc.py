@@ -314,22 +314,18 @@ class PIMCAgent:
         """The sum of each action's values over the samples, and the number of samples."""
         deadline = time.perf_counter() + self.time_ms / 1000 if self.time_ms is not None else None
         totals = [0.0] * len(legal)
-        weights: Iterator[float] | None = None
-        hands = None if self.model is not None else _closed_hands(info, min(self.samples, _MAX_ENUMERATED))
+        weighted: Iterator[tuple[float, Deal]]
         if self.model is not None:
-            sampled, found = self._weighted(info, rng, deadline)
-            deals = iter(sampled)
-            weights = iter(found)
-        elif hands is not None:
+            weighted = self._weighted(info, rng, deadline)
+        elif (hands := _closed_hands(info, min(self.samples, _MAX_ENUMERATED))) is not None:
             rng.shuffle(hands)  # a time budget then stops after a random subset
-            deals: Iterator[Deal] = (info.sample(_Arranged(h)) for h in hands)
+            weighted = ((1.0, info.sample(_Arranged(h))) for h in hands)
         else:
-            deals = (info.sample(rng) for _ in range(self.samples))
+            weighted = ((1.0, info.sample(rng)) for _ in range(self.samples))
         exact = fast_solver_for(info.rules) if self.solver == "fast" else None
         playouts = fast_playouts_for(info.rules) if self.solver == "fast" else None
         n = 0.0
-        for deal in deals:
-            w = 1.0 if weights is None else next(weights)
+        for w, deal in weighted:
             n += w
             values = evaluate_actions(deal, legal, self.endgame, exact, playouts, self.closing, self.solve_stock)
             for i, v in enumerate(values):
@@ -338,7 +334,7 @@ class PIMCAgent:
                 break
         return totals, n
 
-    def _weighted(self, info: InfoState, rng: random.Random, deadline: float | None) -> tuple[list[Deal], list[float]]:
+    def _weighted(self, info: InfoState, rng: random.Random, deadline: float | None) -> Iterator[tuple[float, Deal]]:
         """Deals sampled with their past, each weighted ``miss`` to the power of the opponent's
         choices the model would have made otherwise, counted from the best sample's (so an
         opponent the model explains badly still leaves samples to average); negligible ones are
@@ -360,10 +356,10 @@ class PIMCAgent:
                 scored.append((m, deal))
             if stop is not None and time.perf_counter() >= stop:
                 break
-        kept = [(m, d) for m, d in scored if m < best + drop]
-        if not kept:  # no past fits (guard): plain samples, as without a model
-            return [info.sample(rng) for _ in range(self.samples)], [1.0] * self.samples
-        return [d for _, d in kept], [self.miss ** (m - best) for m, _ in kept]
+        kept = [(self.miss ** (m - best), d) for m, d in scored if m < best + drop]
+        if not kept:  # no past fits (guard): plain samples, drawn as they are valued
+            return ((1.0, info.sample(rng)) for _ in range(self.samples))
+        return iter(kept)
 
     def __repr__(self) -> str:
         return (
