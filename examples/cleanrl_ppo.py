@@ -110,7 +110,10 @@ class Agent(nn.Module):
         shape is refused with the shapes it has."""
         from sixtysix_env.agents.mlp import MLPPolicy
 
-        mlp = MLPPolicy.load(path)
+        try:
+            mlp = MLPPolicy.load(path)
+        except (OSError, ValueError) as e:  # missing, unreadable or not a weights file
+            raise SystemExit(f"--init {path}: {e}") from None
         modules = (self.body[0], self.body[2], self.pi)
         if len(mlp.policy) != 3 or len(mlp.value) != 3 or mlp.activation != "tanh":
             raise SystemExit(f"--init {path}: not a network of this example (two tanh layers, policy and value heads)")

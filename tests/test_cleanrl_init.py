@@ -30,3 +30,14 @@ def test_init_refuses_a_network_of_another_size() -> None:
     agent = cleanrl.Agent(235, 32, 64)
     with pytest.raises(SystemExit, match=r"policy layers are .*256.*--hidden"):
         agent.load_mlp(str(MODELS_DIR / "cleanrl_standard.npz"))
+
+
+def test_init_refuses_a_missing_or_foreign_file_by_name(tmp_path) -> None:
+    cleanrl = load_script("examples/cleanrl_ppo.py")
+    agent = cleanrl.Agent(235, 32, 256)
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"not a zip")
+    with pytest.raises(SystemExit, match=r"--init .*junk\.npz: .*not a policy weights file"):
+        agent.load_mlp(str(junk))
+    with pytest.raises(SystemExit, match=r"--init .*nope\.npz: no policy weights"):
+        agent.load_mlp(str(tmp_path / "nope.npz"))
