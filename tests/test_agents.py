@@ -191,6 +191,7 @@ def test_agents_ignore_hidden_cards(rules) -> None:
         agents.append(PIMCAgent(samples=4, solver="fast"))
         agents.append(PIMCAgent(samples=4, solver="fast", endgame="solve", solve_stock=4))
         agents.append(PIMCAgent(samples=6, solver="fast", closing="playout", model="heuristic", miss=0.3))
+        agents.append(PIMCAgent(samples=4, solver="fast", reply="heuristic", endgame="solve", solve_stock=2))
     rng = random.Random(99)
     for d in _positions(rules, seed=21, n=5, until=_phase1_or_closed):
         p = d.current

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..engine import Deal
 from . import kernels as K
+from .response import FastResponse
 from .solver import FastSolver, row_of
 from .state import NUM_FIELDS, encode_rules
 
@@ -28,7 +29,7 @@ class FastPlayouts:
     """Values of every legal action of a full deal with the stock open, for the player to act:
     ``pimc.evaluate_actions(deal, legal, "playout")`` without the Python playouts."""
 
-    def __init__(self, solver: FastSolver) -> None:
+    def __init__(self, solver: FastSolver | FastResponse) -> None:
         self.solver = solver
         self.rules = solver.rules
         self._R = encode_rules(self.rules)
