@@ -71,8 +71,13 @@ by the heuristic (from what he may know in that sample) and searches only the pl
 response to him. Against the heuristic that is his true policy, so the only error left in a sample
 is the player's own perfect information. On the first 300 of the 2,000 deal pairs below, with
 400 samples and ``closing="playout"``: +0.040 (95% CI +0.018 to +0.062, paired) with playouts in
-phase 1; with ``endgame="solve", solve_stock=2`` too, +0.178 (+0.068 to +0.288). RESULT_2000
-Against any other opponent it is a model, and a wrong one: it is an option, not the default.
+phase 1; with ``endgame="solve", solve_stock=2`` too, +0.178 (+0.068 to +0.288). On all 2,000
+pairs that setting scored +0.985 against +0.794 (+0.191, 95% CI +0.149 to +0.233), 0.68 of the
+tie-breaking oracle's G, at 63 ms a decision (``docs/oracle.md``). With minimax the same exact
+endgames lost (above): minimax in a sample also lets the opponent see the player's cards, an
+error that grows the earlier the search starts; the response removes it. Against any other
+opponent it is a model, and a wrong one (against VU's ``RdeepBot`` it won 0.710 of seed 0's
+1,000 games where minimax won 0.751): an option, not the default.
 
 In the VU package's game (``vu``: 20 cards, no closing) the same idea is what wins against its
 ``RdeepBot(16, 4)`` (``benchmarks/bench_vu.py``): ``samples=100, solver="fast", endgame="solve",
