@@ -74,10 +74,12 @@ is the player's own perfect information. On the first 300 of the 2,000 deal pair
 phase 1; with ``endgame="solve", solve_stock=2`` too, +0.178 (+0.068 to +0.288). On all 2,000
 pairs that setting scored +0.985 against +0.794 (+0.191, 95% CI +0.149 to +0.233), 0.68 of the
 tie-breaking oracle's G, at 63 ms a decision (``docs/oracle.md``). With minimax the same exact
-endgames lost (above): minimax in a sample also lets the opponent see the player's cards, an
-error that grows the earlier the search starts; the response removes it. Against any other
-opponent it is a model, and a wrong one (against VU's ``RdeepBot`` it won 0.710 of seed 0's
-1,000 games where minimax won 0.751): an option, not the default.
+endgames lose: ``endgame="solve", solve_stock=2`` without ``reply`` scored +0.633 on those 300
+pairs (-0.198 against plain playouts, 287 ms a decision). Minimax in a sample also lets the
+opponent see the player's cards, an error that grows the earlier the search starts; the response
+removes it. Against any other opponent it is a model, and a wrong one (against VU's
+``RdeepBot`` it won 0.710 of seed 0's 1,000 games where minimax won 0.751): an option, not the
+default.
 
 In the VU package's game (``vu``: 20 cards, no closing) the same idea is what wins against its
 ``RdeepBot(16, 4)`` (``benchmarks/bench_vu.py``): ``samples=100, solver="fast", endgame="solve",
