@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..engine import Deal
-from .alphabeta import _key
+from .alphabeta import _check, _key
 from .heuristic import heuristic_deal_action
 
 __all__ = ["Policy", "response_value", "response_values"]
@@ -45,9 +45,7 @@ def _value(deal: Deal, me: int, policy: Policy, memo: dict[tuple[object, ...], i
 def response_values(deal: Deal, policy: Policy = heuristic_deal_action) -> dict[int, int]:
     """Game points for the player to act after each legal action, when he then plays his best with
     every card face up and the opponent plays ``policy``."""
-    if deal.outcome is not None:
-        raise ValueError("cannot search a finished deal: it has no legal action")
-    me = deal.current
+    me = _check(deal, None)
     memo: dict[tuple[object, ...], int] = {}
     out = {}
     for a in deal.legal_actions():

@@ -16,28 +16,15 @@ import numpy as np
 from numba import njit
 
 from ..engine import Deal
-from ..rules import Rules, get_rules
+from ..rules import Rules
 from . import kernels as K
 from .heuristic import heuristic_action
-from .solver import _K1, _hash, _mix, _order, row_of
-from .state import (
-    CURRENT,
-    GAME_POINTS,
-    HAND,
-    NUM_FIELDS,
-    RUNNING,
-    STOCK,
-    STOCK_LEN,
-    TERMINATION,
-    WINNER,
-    WON,
-    encode_rules,
-)
+from .solver import _K1, RowSearch, _copy, _hash, _mix, _order, settled_position
+from .state import CURRENT, GAME_POINTS, HAND, RUNNING, STOCK, STOCK_LEN, TERMINATION, WINNER, WON
 
 __all__ = ["FastResponse", "warm_up"]
 
 _RECURSIVE_JIT = {"cache": False, "nogil": True, "_nrt": False}  # as solver.py: recursion is not cached
-_MAX_DEPTH = 64
 
 
 @njit(**_RECURSIVE_JIT)
@@ -72,8 +59,7 @@ def _respond(S, depth, R, me, bound, tk1, tk2, tv, order, stats):
     child = S[depth + 1]
     best = -1000
     for i in range(n):
-        for f in range(s.shape[0]):
-            child[f] = s[f]
+        _copy(child, s)
         K.apply_action(child, R, moves[i])
         v = _respond(S, depth + 1, R, me, bound, tk1, tk2, tv, order, stats)
         if v > best:
@@ -87,61 +73,34 @@ def _respond(S, depth, R, me, bound, tk1, tk2, tv, order, stats):
 
 
 @njit(**_RECURSIVE_JIT)
-def _action_values(S, R, me, bound, tk1, tk2, tv, order, stats, actions, values, child):
+def _action_values(S, R, me, bound, tk1, tk2, tv, order, stats, actions, values):
     """Values for ``me`` (to act in ``S[0]``) after each legal action into ``actions``/``values``."""
     s = S[0]
     n = _order(s, K.legal_mask(s), actions)
     for i in range(n):
-        for f in range(s.shape[0]):
-            child[f] = s[f]
-        K.apply_action(child, R, actions[i])
-        for f in range(s.shape[0]):
-            S[1, f] = child[f]
+        _copy(S[1], s)
+        K.apply_action(S[1], R, actions[i])
         values[i] = _respond(S, 1, R, me, bound, tk1, tk2, tv, order, stats)
     return n
 
 
-class FastResponse:
+class FastResponse(RowSearch):
     """Best-response values against the heuristic for deals of one ruleset (the ``_Exact``
     protocol of PIMC: ``action_values``, ``value``, ``row_value``), with a table kept between calls."""
 
     def __init__(self, rules: str | Rules | None = None, table_bits: int = 18) -> None:
-        if not isinstance(table_bits, int) or not 10 <= table_bits <= 28:
-            raise ValueError(f"table_bits={table_bits!r} is not allowed: give an int from 10 to 28")
-        self.rules = get_rules(rules)
-        self._R = encode_rules(self.rules)
-        self._bound = int(self.rules.max_game_points)
+        super().__init__(rules, table_bits)
         size = 1 << table_bits
         self._tk1 = np.zeros(size, dtype=np.uint64)
         self._tk2 = np.zeros(size, dtype=np.uint64)
         self._tv = np.zeros(size, dtype=np.int8)
-        self._S = np.zeros((_MAX_DEPTH, NUM_FIELDS), dtype=np.int32)
-        self._order = np.zeros((_MAX_DEPTH, 32), dtype=np.int64)
-        self._actions = np.zeros(32, dtype=np.int64)
-        self._values = np.zeros(32, dtype=np.int64)
-        self._child = np.zeros(NUM_FIELDS, dtype=np.int32)
-        self._stats = np.zeros(1, dtype=np.int64)
-
-    @property
-    def nodes(self) -> int:
-        """Positions searched by every call so far."""
-        return int(self._stats[0])
-
-    def _check(self, deal: Deal) -> None:
-        if not isinstance(deal, Deal):
-            raise TypeError(f"the search reads a full Deal, got {type(deal).__name__}")
-        if deal.rules != self.rules:
-            raise ValueError(f"this search is for the {self.rules.name!r} rules, the deal plays {deal.rules.name!r}")
-        if deal.outcome is not None:
-            raise ValueError("cannot search a finished deal: it has no legal action")
 
     def action_values(self, deal: Deal) -> dict[int, int]:
         """Game points for the player to act after each legal action (``response_values``)."""
-        self._check(deal)
-        self._S[0] = row_of(deal)
+        self._root(deal)
         n = _action_values(
             self._S, self._R, deal.current, self._bound, self._tk1, self._tk2, self._tv,
-            self._order, self._stats, self._actions, self._values, self._child,
+            self._order, self._stats, self._actions, self._values,
         )  # fmt: skip
         return {int(self._actions[i]): int(self._values[i]) for i in range(n)}
 
@@ -152,23 +111,9 @@ class FastResponse:
             _respond(self._S, 0, self._R, player, self._bound, self._tk1, self._tk2, self._tv, self._order, self._stats)
         )
 
-    def value(self, deal: Deal, player: int | None = None) -> int:
-        """The value of ``deal`` for ``player`` (default: to act): ``response_value``."""
-        p = deal.current if player is None else player
-        if p not in (0, 1):
-            raise ValueError(f"player must be 0 or 1, got {player!r}")
-        if deal.outcome is not None:
-            return int(deal.returns()[p])
-        return self.row_value(row_of(deal), p)
-
 
 def warm_up(search: FastResponse) -> None:
     """Compile the search (about 5 s, the first call in a process) on a phase-2 position."""
-    import random
-
-    deal = Deal.new(search.rules, random.Random(0), dealer=0)
-    while deal.outcome is None and (deal.stock_open or len(deal.legal_actions()) < 2):
-        deal.apply(deal.legal_actions()[0])
-    if deal.outcome is not None:
-        return
-    search.action_values(deal)
+    deal = settled_position(search.rules)
+    if deal is not None:
+        search.action_values(deal)

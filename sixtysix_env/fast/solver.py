@@ -74,7 +74,7 @@ from .state import (
     encode_rules,
 )
 
-__all__ = ["FastSolver", "row_of", "warm_up"]
+__all__ = ["FastSolver", "RowSearch", "row_of", "settled_position", "warm_up"]
 
 KERNELS_DIGEST = "5ad8771e2e5d23c1"
 """``digest.source_digest`` of ``kernels.py``, whose functions numba compiles into this file's
@@ -422,29 +422,21 @@ def row_of(deal: Deal, R: np.ndarray | None = None) -> np.ndarray:
     return s
 
 
-class FastSolver:
-    """Exact perfect-information values and moves for deals of one ruleset, with a transposition
-    table kept between calls (positions of the same deal, and of other deals, share it safely:
-    the key is the whole position). ``table_bits=22`` holds 4 Mi entries (72 MiB)."""
+class RowSearch:
+    """What the numba searches on state rows share (this solver, ``fast.response``): one ruleset,
+    a stack of rows and move buffers for the recursion, a node count, the checks on a root deal,
+    and ``value`` through the subclass's ``row_value``."""
 
-    def __init__(self, rules: str | Rules | None = None, table_bits: int = 22) -> None:
+    def __init__(self, rules: str | Rules | None, table_bits: int) -> None:
         if not isinstance(table_bits, int) or not 10 <= table_bits <= 28:
             raise ValueError(f"table_bits={table_bits!r} is not allowed: give an int from 10 to 28")
         self.rules = get_rules(rules)
         self._R = encode_rules(self.rules)
         self._bound = int(self.rules.max_game_points)
-        size = 1 << table_bits
-        self._tk1 = np.zeros(size, dtype=np.uint64)
-        self._tk2 = np.zeros(size, dtype=np.uint64)
-        self._tlo = np.zeros(size, dtype=np.int8)
-        self._thi = np.zeros(size, dtype=np.int8)
-        self._tw = np.zeros(size, dtype=np.int32)
-        self._tm = np.zeros(size, dtype=np.int8)
         self._S = np.zeros((_MAX_DEPTH, NUM_FIELDS), dtype=np.int32)
         self._order = np.zeros((_MAX_DEPTH, 32), dtype=np.int64)
         self._actions = np.zeros(32, dtype=np.int64)
         self._values = np.zeros(32, dtype=np.int64)
-        self._child = np.zeros(NUM_FIELDS, dtype=np.int32)
         self._stats = np.zeros(1, dtype=np.int64)
 
     @property
@@ -452,20 +444,51 @@ class FastSolver:
         """Positions visited by every search so far."""
         return int(self._stats[0])
 
+    def _root(self, deal: Deal) -> None:
+        if not isinstance(deal, Deal):
+            raise TypeError(f"the search reads a full Deal, got {type(deal).__name__}")
+        if deal.rules != self.rules:
+            raise ValueError(f"this search is for the {self.rules.name!r} rules, the deal plays {deal.rules.name!r}")
+        if deal.outcome is not None:
+            raise ValueError("cannot search a finished deal: it has no legal action")
+        self._S[0] = row_of(deal)
+
+    def row_value(self, row: np.ndarray, player: int) -> int:
+        """The value for ``player`` of a running deal given as its state row (``row_of``)."""
+        raise NotImplementedError
+
+    def value(self, deal: Deal, player: int | None = None) -> int:
+        """The value of ``deal`` in game points for ``player`` (default: to act)."""
+        p = deal.current if player is None else player
+        if p not in (0, 1):
+            raise ValueError(f"player must be 0 or 1, got {player!r}")
+        if deal.outcome is not None:
+            return int(deal.returns()[p])
+        self._root(deal)
+        return self.row_value(self._S[0], p)
+
+
+class FastSolver(RowSearch):
+    """Exact perfect-information values and moves for deals of one ruleset, with a transposition
+    table kept between calls (positions of the same deal, and of other deals, share it safely:
+    the key is the whole position). ``table_bits=22`` holds 4 Mi entries (72 MiB)."""
+
+    def __init__(self, rules: str | Rules | None = None, table_bits: int = 22) -> None:
+        super().__init__(rules, table_bits)
+        size = 1 << table_bits
+        self._tk1 = np.zeros(size, dtype=np.uint64)
+        self._tk2 = np.zeros(size, dtype=np.uint64)
+        self._tlo = np.zeros(size, dtype=np.int8)
+        self._thi = np.zeros(size, dtype=np.int8)
+        self._tw = np.zeros(size, dtype=np.int32)
+        self._tm = np.zeros(size, dtype=np.int8)
+        self._child = np.zeros(NUM_FIELDS, dtype=np.int32)
+
     def clear(self) -> None:
         """Forget the table (memory stays allocated)."""
         self._tk1[:] = 0
         self._tk2[:] = 0
         self._tw[:] = 0
-
-    def _root(self, deal: Deal) -> None:
-        if not isinstance(deal, Deal):
-            raise TypeError(f"the solver reads a full Deal, got {type(deal).__name__}")
-        if deal.rules != self.rules:
-            raise ValueError(f"this solver is for the {self.rules.name!r} rules, the deal plays {deal.rules.name!r}")
-        if deal.outcome is not None:
-            raise ValueError("cannot search a finished deal: it has no legal action")
-        self._S[0] = row_of(deal)
 
     def _search(self, exact: bool) -> int:
         return int(
@@ -504,8 +527,9 @@ class FastSolver:
         """``value`` of a running deal given as its state row (``row_of``, or a kernel's row of
         these rules), for ``player``: saves the trip back to a ``Deal`` inside fast loops."""
         self._S[0] = row
-        v, _ = self._best(int(row[CURRENT]))
-        return v if player == row[CURRENT] else -v
+        current = int(row[CURRENT])
+        v, _ = self._best(current)
+        return v if player == current else -v
 
     def _best(self, current: int) -> tuple[int, int]:
         n = self._search(False)
@@ -516,21 +540,18 @@ class FastSolver:
                 best_i = i
         return sign * int(self._values[best_i]), int(self._actions[best_i])
 
-    def value(self, deal: Deal, player: int | None = None) -> int:
-        """The perfect-information value of ``deal`` in game points for ``player`` (default: to act)."""
-        p = deal.current if player is None else player
-        if p not in (0, 1):
-            raise ValueError(f"player must be 0 or 1, got {player!r}")
-        if deal.outcome is not None:
-            return int(deal.returns()[p])
-        v, _ = self.solve(deal)
-        return v if p == deal.current else -v
+
+def settled_position(rules: Rules) -> Deal | None:
+    """A small position to compile a search on: the first with the stock settled and a choice to
+    make, reached by always playing the first legal action (None if the deal ends first)."""
+    deal = Deal.new(rules, random.Random(0), dealer=0)
+    while deal.outcome is None and (deal.stock_open or len(deal.legal_actions()) < 2):
+        deal.apply(deal.legal_actions()[0])
+    return deal if deal.outcome is None else None
 
 
 def warm_up(solver: FastSolver) -> None:
     """Compile the search (the first call in a process) on a small position of the solver's rules."""
-    deal = Deal.new(solver.rules, random.Random(0), dealer=0)
-    while deal.outcome is None and (deal.stock_open or len(deal.legal_actions()) < 2):
-        deal.apply(deal.legal_actions()[0])
-    if deal.outcome is None:
+    deal = settled_position(solver.rules)
+    if deal is not None:
         solver.solve(deal)
