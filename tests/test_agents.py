@@ -172,7 +172,8 @@ def test_search_agents_solve_exactly_once_every_card_is_known() -> None:
         info = d.information_state(d.current)
         assert info.unseen == 0
         value, _ = solve(d)
-        for agent in (AlphaBetaAgent(), PIMCAgent(samples=3), ISMCTSAgent(iterations=5)):
+        searchers = (AlphaBetaAgent(), PIMCAgent(samples=3), PIMCAgent(tiebreak="response"), ISMCTSAgent(iterations=5))
+        for agent in searchers:
             child = d.clone()
             child.apply(agent.act(info, random.Random(0)))
             assert _minimax(child, d.current) == value
@@ -192,6 +193,7 @@ def test_agents_ignore_hidden_cards(rules) -> None:
         agents.append(PIMCAgent(samples=4, solver="fast", endgame="solve", solve_stock=4))
         agents.append(PIMCAgent(samples=6, solver="fast", closing="playout", model="heuristic", miss=0.3))
         agents.append(PIMCAgent(samples=4, solver="fast", reply="heuristic", endgame="solve", solve_stock=2))
+        agents.append(PIMCAgent(samples=4, solver="fast", endgame="solve", solve_stock=2, tiebreak="response"))
     rng = random.Random(99)
     for d in _positions(rules, seed=21, n=5, until=_phase1_or_closed):
         p = d.current

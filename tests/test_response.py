@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sixtysix_env.agents.alphabeta import solve_actions
+from sixtysix_env.agents.alphabeta import solve, solve_actions
 from sixtysix_env.agents.heuristic import heuristic_deal_action, heuristic_playout
 from sixtysix_env.agents.pimc import PIMCAgent
 from sixtysix_env.agents.response import response_value, response_values
@@ -68,6 +68,46 @@ def test_response_value_refuses_a_bad_player() -> None:
     d = Deal.new("standard", random.Random(0), dealer=0)
     with pytest.raises(ValueError, match="player must be 0 or 1"):
         response_value(d, 2)
+
+
+def _settled(rules: str, seeds: range) -> list[tuple[Deal, InfoState]]:
+    """Positions with every card placed for the player to act (the stock exhausted, or closed with
+    the rest known) and a choice to make."""
+    out = []
+    for seed in seeds:
+        d = _position(rules, seed, max_stock=0)
+        if d is None or len(d.legal_actions()) < 2:
+            continue
+        info = InfoState.of(d, d.current)
+        if info.unseen == 0:
+            out.append((d, info))
+    return out
+
+
+@pytest.mark.parametrize("rules", ["standard", "vu"])
+def test_pimc_tiebreak_response_plays_minimax_and_exploits_where_it_is_indifferent(rules: str) -> None:
+    """With every card placed, ``tiebreak="response"`` never gives up minimax value; among the
+    actions minimax values equally it plays one worth most against the heuristic's replies (and
+    some positions have such a choice); ``tiebreak="search"`` plays the search's own action."""
+    exploited = 0
+    for d, info in _settled(rules, range(300)):
+        minimax = solve_actions(d)
+        best = max(minimax.values())
+        tied = [a for a in info.legal_actions() if minimax[a] == best]
+        chosen = PIMCAgent(tiebreak="response").act(info, random.Random(0))
+        assert minimax[chosen] == best, d.to_notation()
+        replies = response_values(d)
+        assert replies[chosen] == max(replies[a] for a in tied), d.to_notation()
+        exploited += len({replies[a] for a in tied}) > 1
+        assert PIMCAgent().act(info, random.Random(0)) == solve(d)[1]
+    assert exploited >= 3
+
+
+def test_pimc_tiebreak_is_checked() -> None:
+    with pytest.raises(ValueError, match="tiebreak"):
+        PIMCAgent(tiebreak="heuristic")
+    with pytest.raises(ValueError, match="already valued as that response"):
+        PIMCAgent(tiebreak="response", reply="heuristic")
 
 
 numba = pytest.importorskip("numba")
@@ -194,3 +234,13 @@ def test_pimc_reply_numba_equals_python(rules: str) -> None:
         assert values[0] == values[1], d.to_notation()
         checked += 1
     assert checked >= 20
+
+
+@pytest.mark.parametrize("rules", ["standard", "vu"])
+def test_pimc_tiebreak_numba_equals_python(rules: str) -> None:
+    """``tiebreak="response"`` picks the same actions with the numba solver and response."""
+    settled = _settled(rules, range(200))
+    assert len(settled) >= 20
+    for d, info in settled:
+        moves = {PIMCAgent(solver=s, tiebreak="response").act(info, random.Random(0)) for s in ("python", "fast")}
+        assert len(moves) == 1, d.to_notation()
