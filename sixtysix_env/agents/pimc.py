@@ -98,7 +98,8 @@ chooses where a perfect opponent would not punish the choice, so it is safe agai
 the issue-23 oracle's tie-break seen from the player's side (there the opponent's own policy
 picks among optimal actions). Against VU's ``RdeepBot(16, 4)``, added to the setting above, it
 changed the result of 15 of the two seeds' 2,000 games, 14 of them to wins: 75.1% [73.2, 76.9]
-against 74.5% (paired +0.65 points, 95% CI +0.27 to +1.03), at no measurable cost in time.
+against 74.5% (paired +0.65 percentage points of win rate, 95% CI +0.27 to +1.03), at no
+measurable cost in time.
 Against the heuristic, on the first 300 of the 2,000 standard deal pairs, ``samples=400,
 solver="fast", closing="playout"`` scored +0.870 with it against +0.832 without (+0.038, 95% CI
 +0.017 to +0.060, paired; 13 pairs changed). With ``reply="heuristic"`` there are no minimax
