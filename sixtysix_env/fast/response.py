@@ -90,10 +90,7 @@ class FastResponse(RowSearch):
 
     def __init__(self, rules: str | Rules | None = None, table_bits: int = 18) -> None:
         super().__init__(rules, table_bits)
-        size = 1 << table_bits
-        self._tk1 = np.zeros(size, dtype=np.uint64)
-        self._tk2 = np.zeros(size, dtype=np.uint64)
-        self._tv = np.zeros(size, dtype=np.int8)
+        self._tv = np.zeros(self._size, dtype=np.int8)
 
     def action_values(self, deal: Deal) -> dict[int, int]:
         """Game points for the player to act after each legal action (``response_values``)."""

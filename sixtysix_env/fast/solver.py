@@ -424,8 +424,9 @@ def row_of(deal: Deal, R: np.ndarray | None = None) -> np.ndarray:
 
 class RowSearch:
     """What the numba searches on state rows share (this solver, ``fast.response``): one ruleset,
-    a stack of rows and move buffers for the recursion, a node count, the checks on a root deal,
-    and ``value`` through the subclass's ``row_value``."""
+    the two key columns of a ``table_bits`` table (each subclass adds its value columns), a stack
+    of rows and move buffers for the recursion, a node count, the checks on a root deal, and
+    ``value`` through the subclass's ``row_value``."""
 
     def __init__(self, rules: str | Rules | None, table_bits: int) -> None:
         if not isinstance(table_bits, int) or not 10 <= table_bits <= 28:
@@ -433,6 +434,9 @@ class RowSearch:
         self.rules = get_rules(rules)
         self._R = encode_rules(self.rules)
         self._bound = int(self.rules.max_game_points)
+        self._size = 1 << table_bits
+        self._tk1 = np.zeros(self._size, dtype=np.uint64)
+        self._tk2 = np.zeros(self._size, dtype=np.uint64)
         self._S = np.zeros((_MAX_DEPTH, NUM_FIELDS), dtype=np.int32)
         self._order = np.zeros((_MAX_DEPTH, 32), dtype=np.int64)
         self._actions = np.zeros(32, dtype=np.int64)
@@ -475,13 +479,10 @@ class FastSolver(RowSearch):
 
     def __init__(self, rules: str | Rules | None = None, table_bits: int = 22) -> None:
         super().__init__(rules, table_bits)
-        size = 1 << table_bits
-        self._tk1 = np.zeros(size, dtype=np.uint64)
-        self._tk2 = np.zeros(size, dtype=np.uint64)
-        self._tlo = np.zeros(size, dtype=np.int8)
-        self._thi = np.zeros(size, dtype=np.int8)
-        self._tw = np.zeros(size, dtype=np.int32)
-        self._tm = np.zeros(size, dtype=np.int8)
+        self._tlo = np.zeros(self._size, dtype=np.int8)
+        self._thi = np.zeros(self._size, dtype=np.int8)
+        self._tw = np.zeros(self._size, dtype=np.int32)
+        self._tm = np.zeros(self._size, dtype=np.int8)
         self._child = np.zeros(NUM_FIELDS, dtype=np.int32)
 
     def clear(self) -> None:
