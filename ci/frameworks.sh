@@ -5,8 +5,10 @@
 #   ci/frameworks.sh tianshou torchrl # some
 #
 # Each venv lives in .venvs/NAME (reused when it exists): torch first (a CPU build), then the
-# package with the framework's extra from pyproject.toml, then the example's short run. Any
-# failure fails the script; the install and run times of each are printed at the end.
+# package with the framework's extra from pyproject.toml, then the example's short run. A training
+# example's run also writes its numpy weights and its curve (CSV, JSON, PNG: the extra includes
+# matplotlib) to a temp folder; the arena then plays the saved weights, so a save the arena cannot
+# load fails here. Any failure fails the script; the install and run times of each are printed at the end.
 # With CI=true each venv is removed after its run: the five (1.2-1.9 GB each, torch in
 # every one) filled a CI disk once, and a clean checkout cannot reuse them anyway.
 set -euo pipefail
@@ -15,6 +17,8 @@ root=$PWD
 all=(cleanrl tianshou torchrl openspiel rllib)
 names=("${@:-${all[@]}}")
 export OMP_NUM_THREADS=1 PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
 
 smoke() {
   case "$1" in
@@ -40,7 +44,15 @@ for name in "${names[@]}"; do
   t1=$(date +%s)
   echo "== $name: python $cmd"
   "$venv/bin/python" -m sixtysix_env.fast.warmup
-  "$venv/bin/python" $cmd
+  case "$name" in
+    openspiel) "$venv/bin/python" $cmd ;;  # search, nothing trained to save
+    *)
+      "$venv/bin/python" $cmd --save-npz "$out/$name.npz" --curve "$out/$name"
+      test -s "$out/$name.png" || { echo "$name: no curve PNG at $out/$name.png" >&2; exit 1; }
+      "$venv/bin/python" -m sixtysix_env.arena --agents "ppo:path=$out/$name.npz,heuristic" --deals 2 \
+        --no-progress --out "$out/$name-arena" > /dev/null
+      echo "== $name: the arena played the saved weights ($out/$name.npz), the curve is drawn" ;;
+  esac
   if [ -f "tests/test_frameworks_$name.py" ]; then  # the framework's own data check (no decision lost)
     "$venv/bin/python" -m pytest "tests/test_frameworks_$name.py" -q -p no:cacheprovider
   fi

@@ -13,7 +13,10 @@ to the dtype's minimum before the softmax, as in CleanRL's and RLlib's masked po
 
 Every ``--eval-every`` seconds the greedy policy plays 500 duplicate deals against ``heuristic``,
 and at the end 2,000 (``sixtysix_env.integrations.curve``: with ``--curve PREFIX`` the curve is
-written as PREFIX.csv, .json and .png); the weights are saved with ``--save``.
+written as PREFIX.csv, .json and .png; the PNG needs matplotlib, in the ``cleanrl`` extra). The
+trained network is saved as numpy weights (``--save-npz``, default ``results/cleanrl_ppo.npz``)
+that the arena plays as ``ppo:path=FILE``: ``python -m sixtysix_env.arena --agents
+ppo:path=results/cleanrl_ppo.npz,heuristic``; ``--save`` also writes the torch ``state_dict``.
 """
 
 from __future__ import annotations
@@ -72,10 +75,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--save", default=None, help="write the trained weights here (torch.save)")
     p.add_argument(
         "--save-npz",
-        default=None,
-        help="also write them as numpy weights (.npz) that play as the ppo agent without torch: ppo:path=FILE.npz",
+        default="results/cleanrl_ppo.npz",
+        help="write them as numpy weights (.npz) that play as the ppo agent without torch: ppo:path=FILE.npz "
+        "('' saves nothing)",
     )
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    if args.save_npz and not args.save_npz.endswith(".npz"):
+        p.error(f"--save-npz must name a .npz file, got {args.save_npz!r}")
+    return args
 
 
 class Agent(nn.Module):
@@ -221,7 +228,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.save_npz:
         start_from = f", continued from {args.init}" if args.init else ""
         mlp = agent.to_mlp(f"examples/cleanrl_ppo.py, {update * size} steps, seed {args.seed}{start_from}")
-        print(f"numpy weights: {mlp.save(args.save_npz)} (play them as ppo:path={args.save_npz})")
+        path = mlp.save(args.save_npz)
+        print(f"saved {path}: python -m sixtysix_env.arena --agents ppo:path={path},heuristic", flush=True)
     if args.eval_deals >= 2:
         print("cleanrl_ppo", curve.final(agent.greedy, update * size, options=vars(args)))
 

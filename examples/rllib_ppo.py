@@ -25,24 +25,41 @@ Threads: RLlib's and torch's defaults start one compute thread per core in every
 busy 2-core machine that is 10-20x slower than one thread each, so this script sets
 ``OMP_NUM_THREADS=1`` and ``torch.set_num_threads(1)`` everywhere (``--threads`` changes it).
 
-Each iteration prints its env steps; at the end, the sampling-and-training throughput over the
-iterations after the first (which includes starting the runners). Every ``--eval-every`` seconds
-the greedy policy plays 500 duplicate deals against ``heuristic``, and at the end 2,000
-(``sixtysix_env.integrations.curve``; ``--curve PREFIX`` writes PREFIX.csv, .json and .png).
+The network is the other examples' (two tanh layers of ``--hidden``, linear policy and value
+heads on them), so what it learned is saved as numpy weights the arena plays (``--save-npz``,
+default ``results/rllib_ppo.npz``; ``python -m sixtysix_env.arena --agents
+ppo:path=results/rllib_ppo.npz,heuristic``); with ``--self-play`` that is the shared policy.
+
+Each iteration prints its env steps and the deals' mean return (with ``--self-play`` each seat's:
+one policy plays both, so their sum is 0); at the end, the sampling-and-training throughput over
+the iterations after the first (which includes starting the runners) and the env runners that
+really ran. Every ``--eval-every`` seconds the greedy policy plays 500 duplicate deals against
+``heuristic`` (with ``--self-play`` too: the one measure of strength there), and at the end 2,000
+(``sixtysix_env.integrations.curve``; ``--curve PREFIX`` writes PREFIX.csv, .json and .png; the
+PNG needs matplotlib, in the ``rllib`` extra). RLlib's INFO and deprecation lines are silenced;
+its env check is off (it samples random actions, which Sixty-Six's masks mostly forbid: 98
+"Illegal move made" warnings with ``--self-play``; the envs' own tests check them).
+
+An env runner that cannot start (a node without ``sixtysix-env``, whose runner cannot build the
+env) stops the run at once with a message naming it: RLlib's own default restarts such runners
+and trains on with fewer, logging errors.
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import logging
 import math
 import os
 import statistics
 import time
+import warnings
 from typing import Any
 
 from sixtysix_env.checks import cli_float, cli_int
 from sixtysix_env.distributed import ADDRESS_HELP, cli_ray_address
+from sixtysix_env.distributed.ray_backend import connection_hint
 from sixtysix_env.integrations.curve import LearningCurve, add_curve_arguments
 
 GYM_ID = "sixtysix_env:SixtySix-v0"
@@ -71,8 +88,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--lr", type=cli_float, default=3e-4)
     p.add_argument("--threads", type=cli_int, default=1, help="torch threads per process")
     p.add_argument("--seed", type=cli_int, default=0)
+    p.add_argument(
+        "--save-npz",
+        default="results/rllib_ppo.npz",
+        help="write the trained module here as numpy weights the arena plays as ppo:path=FILE ('' saves nothing)",
+    )
     add_curve_arguments(p)
     args = p.parse_args(argv)
+    if args.save_npz and not args.save_npz.endswith(".npz"):
+        p.error(f"--save-npz must name a .npz file, got {args.save_npz!r}")
     if args.iterations is None:
         args.iterations = 60 if args.minutes is None else 10**9
     for name in ("iterations", "batch", "minibatch", "envs_per_runner", "hidden", "threads"):
@@ -94,7 +118,13 @@ def build_config(args: argparse.Namespace) -> Any:
 
     module = RLModuleSpec(
         module_class=ActionMaskingTorchRLModule,
-        model_config={"head_fcnet_hiddens": [args.hidden, args.hidden], "vf_share_layers": True},
+        # one activation throughout (two tanh layers, linear heads), as the numpy weights file holds
+        model_config={
+            "fcnet_hiddens": [args.hidden, args.hidden],
+            "fcnet_activation": "tanh",
+            "head_fcnet_hiddens": [],
+            "vf_share_layers": True,
+        },
     )
     config = PPOConfig()
     if args.self_play:
@@ -105,13 +135,14 @@ def build_config(args: argparse.Namespace) -> Any:
 
         register_env("sixtysix", lambda _: PettingZooEnv(sixtysix_v0.env(observation_key="observations")))
         config = (
-            config.environment("sixtysix")
+            config.environment("sixtysix", disable_env_checking=True)
             .multi_agent(policies={"shared"}, policy_mapping_fn=lambda agent_id, *a, **k: "shared")
             .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={"shared": module}))
         )
     elif args.single:  # RLlib's default vectorization: a Gymnasium SyncVectorEnv of single envs
         env_config = {"mask_in_observation": True, "observation_key": "observations", "opponent": "heuristic"}
-        config = config.environment(GYM_ID, env_config=env_config).rl_module(rl_module_spec=module)
+        config = config.environment(GYM_ID, env_config=env_config, disable_env_checking=True)
+        config = config.rl_module(rl_module_spec=module)
     else:
         env_config = {
             "autoreset_mode": "NextStep",
@@ -121,7 +152,7 @@ def build_config(args: argparse.Namespace) -> Any:
             "seed": args.seed,
         }
         config = (
-            config.environment(GYM_ID, env_config=env_config)
+            config.environment(GYM_ID, env_config=env_config, disable_env_checking=True)
             .env_runners(gym_env_vectorize_mode="vector_entry_point")
             .rl_module(rl_module_spec=module)
         )
@@ -137,8 +168,68 @@ def build_config(args: argparse.Namespace) -> Any:
             gamma=1.0,
             entropy_coeff=0.01,
         )
+        # a runner that fails to start stops the build (RLlib's default restarts it and trains on
+        # with fewer, logging errors; restarts also make Ray log an error line for every runner)
+        .fault_tolerance(restart_failed_env_runners=False, ignore_env_runner_failures=False)
         .debugging(seed=args.seed)
     )
+
+
+def quiet_libraries() -> None:
+    """RLlib's, Tune's and Ray's INFO lines and deprecation notices, which say nothing about this
+    run (the API stack, renamed classes, GPU monitoring, setup times): warnings of other kinds stay."""
+    warnings.filterwarnings("ignore", category=DeprecationWarning)
+    for name, level in (
+        ("ray", logging.WARNING),
+        ("ray.rllib", logging.ERROR),
+        ("ray.tune", logging.ERROR),
+        ("ray.util", logging.ERROR),
+        ("ray._common", logging.ERROR),
+    ):
+        logging.getLogger(name).setLevel(level)
+
+
+def build_algo(config: Any, runners: int) -> Any:
+    """The algorithm, or SystemExit naming the env runner that could not start and why (on a
+    node without the package: its runner cannot build the env)."""
+    try:
+        algo = config.build_algo()
+    except Exception as e:  # RLlib re-raises a runner's failure as it got it (a Ray actor error)
+        first = next((line for line in str(e).splitlines() if "Error" in line), str(e).splitlines()[0])
+        raise SystemExit(
+            f"an env runner could not start, so the run stops ({runners} asked for): {first.strip()[:300]}\n"
+            "Every node needs the same Python environment with sixtysix-env installed (docs/ray.md)."
+        ) from e
+    return algo
+
+
+def to_mlp(weights: dict[str, Any], source: str) -> Any:
+    """The learner's RL module (its state: parameter name -> array) as numpy weights
+    (``sixtysix_env.agents.mlp``): encoder then policy head, and encoder then value head, the
+    Linear layers in order with tanh between. The learner's copy, because the env runners' is
+    inference-only (no value head)."""
+    import numpy as np
+
+    from sixtysix_env.agents.mlp import vector_policy
+
+    def layers(prefix: str) -> list[tuple[Any, Any]]:
+        names = [k for k in weights if k.startswith(prefix) and k.endswith(".weight")]
+        if not names:
+            raise ValueError(f"the RL module has no {prefix!r} layers (has {sorted(weights)[:8]}...)")
+        return [
+            (np.asarray(weights[k], dtype=np.float32), np.asarray(weights[k[: -len("weight")] + "bias"], np.float32))
+            for k in names
+        ]
+
+    body = layers("encoder.")
+    policy, value = tuple(body + layers("pi.")), tuple(body + layers("vf."))
+    return vector_policy(policy, value, activation="tanh", rules="standard", source=source)
+
+
+def learner_weights(algo: Any, module_id: str) -> dict[str, Any]:
+    """The trained module's parameters as the learner holds them (name -> array)."""
+    state = algo.learner_group.get_state(components="learner/rl_module")
+    return state["learner"]["rl_module"][module_id]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -147,18 +238,28 @@ def main(argv: list[str] | None = None) -> None:
     import numpy as np
     import ray
     import torch
+    from ray.rllib.core import DEFAULT_MODULE_ID
     from ray.rllib.core.columns import Columns
 
     torch.set_num_threads(args.threads)
-    env_kw = {"runtime_env": {"env_vars": {"OMP_NUM_THREADS": str(args.threads)}}}
+    quiet_libraries()
+    env_kw = {"runtime_env": {"env_vars": {"OMP_NUM_THREADS": str(args.threads)}}, "logging_level": logging.WARNING}
     if args.address == "local":
-        cpus = max(2, args.env_runners + 1)  # a one-machine cluster, on the loopback address
-        ray.init(num_cpus=cpus, _node_ip_address="127.0.0.1", include_dashboard=False, log_to_driver=False, **env_kw)
+        # a new one-machine cluster for this run; Ray listens on every interface all the same
+        # (its GCS and raylet ports), with token authentication on by default: docs/ray.md
+        cpus = max(2, args.env_runners + 1)
+        ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False, **env_kw)
     else:
-        ray.init(address=args.address, log_to_driver=False, **env_kw)
+        try:
+            ray.init(address=args.address, log_to_driver=False, **env_kw)
+        except ConnectionError as e:  # most often: HOST:PORT without RAY_AUTH_MODE=token (docs/ray.md)
+            raise SystemExit(connection_hint(args.address, e)) from e
     curve = LearningCurve.from_args(args, "RLlib PPO")
     config = build_config(args)
-    algo = config.build_algo()
+    built = time.time()
+    print(f"building RLlib's PPO ({args.env_runners} env runners; this takes a while)", flush=True)
+    algo = build_algo(config, args.env_runners)
+    print(f"built in {time.time() - built:.0f} s", flush=True)
     policy = algo.get_module("shared" if args.self_play else None)
 
     def greedy(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
@@ -176,23 +277,35 @@ def main(argv: list[str] | None = None) -> None:
         steps = runners.get("num_env_steps_sampled_lifetime", 0)
         marks.append((time.time(), steps, result.get("timers", {}).get("env_runner_sampling_timer", math.nan)))
         length = runners.get("episode_len_mean", float("nan"))
-        ret = runners.get("episode_return_mean", float("nan"))
+        if args.self_play:  # one policy in both seats: the episode's return is 0, each seat's is not
+            seats = runners.get("agent_episode_returns_mean", {})
+            ret = " ".join(f"{agent} {value:+.2f}" for agent, value in sorted(seats.items())) or "none yet"
+            returns = f"seat returns {ret}"
+        else:
+            returns = f"return {runners.get('episode_return_mean', float('nan')):+.2f}"
         print(
-            f"iteration {i} env steps {steps} deal length {length:.1f} return {ret:+.2f} ({time.time() - start:.0f} s)",
+            f"iteration {i} env steps {steps:.0f} deal length {length:.1f} {returns} ({time.time() - start:.0f} s)",
             flush=True,
         )
         if args.eval_deals >= 2:
             curve.maybe(greedy, steps)
         if args.minutes is not None and curve.elapsed() > 60 * args.minutes:
             break
-    print(f"trained {i} iterations, {steps} env steps in {time.time() - start:.0f} s")
+    print(f"trained {i} iterations, {steps:.0f} env steps in {time.time() - start:.0f} s")
+    if args.save_npz:
+        module_id = "shared" if args.self_play else DEFAULT_MODULE_ID
+        source = f"examples/rllib_ppo.py, {steps:.0f} env steps, seed {args.seed}"
+        mlp = to_mlp(learner_weights(algo, module_id), source)
+        path = mlp.save(args.save_npz)
+        print(f"saved {path}: python -m sixtysix_env.arena --agents ppo:path={path},heuristic", flush=True)
+    ran = algo.env_runner_group.num_healthy_remote_env_runners() if args.env_runners else 0
     if len(marks) > 1:
         rates = [(s1 - s0) / (t1 - t0) for (t0, s0, _), (t1, s1, _) in itertools.pairwise(marks)]
         sampling = [(s1 - s0) / x for (_, s0, _), (_, s1, x) in itertools.pairwise(marks)]
         print(
             f"throughput: {statistics.median(rates):.0f} env steps/s sampling and training, "
             f"{statistics.median(sampling):.0f} sampling alone (medians of iterations 2-{len(marks)}), "
-            f"{args.env_runners} env runners x {args.envs_per_runner} envs"
+            f"{ran} env runners x {args.envs_per_runner} envs"
         )
     if args.eval_deals >= 2:
         print("rllib_ppo", curve.final(greedy, steps, options=vars(args)))

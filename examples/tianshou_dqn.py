@@ -11,8 +11,14 @@ legal actions). ``--single`` trains on ``DummyVectorEnv`` of single ``SixtySix-v
 
 Every ``--eval-every`` seconds the greedy policy plays 500 duplicate deals against ``heuristic``,
 and at the end 2,000 (``sixtysix_env.integrations.curve``; ``--curve PREFIX`` writes the curve as
-PREFIX.csv, .json and .png). Tianshou's trainer has no wall-time budget: ``--minutes`` ends the
-run from its ``training_fn`` hook, which also takes the checkpoints.
+PREFIX.csv, .json and .png; the PNG needs matplotlib, in the ``tianshou`` extra). Tianshou's
+trainer has no wall-time budget and, with its progress bars off, prints nothing between epochs:
+its ``training_fn`` hook, called before every collect, ends the run at ``--minutes``, takes the
+checkpoints and prints a progress line every ``--print-every`` seconds (env steps, the mean
+return of the deals finished since the last line). The Q network is saved as numpy weights
+(``--save-npz``, default ``results/tianshou_dqn.npz``) that the arena plays as ``ppo:path=FILE``
+(the greedy action, the highest legal Q value): ``python -m sixtysix_env.arena --agents
+ppo:path=results/tianshou_dqn.npz,heuristic``.
 """
 
 from __future__ import annotations
@@ -49,8 +55,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--eps", type=cli_float, default=0.1, help="epsilon-greedy exploration while collecting")
     p.add_argument("--threads", type=cli_int, default=1, help="torch threads (1 is fastest on a busy 2-core machine)")
     p.add_argument("--seed", type=cli_int, default=0)
+    p.add_argument("--print-every", type=cli_float, default=20.0, help="seconds between progress lines")
+    p.add_argument(
+        "--save-npz",
+        default="results/tianshou_dqn.npz",
+        help="write the Q network here as numpy weights the arena plays as ppo:path=FILE ('' saves nothing)",
+    )
     add_curve_arguments(p)
     args = p.parse_args(argv)
+    if args.save_npz and not args.save_npz.endswith(".npz"):
+        p.error(f"--save-npz must name a .npz file, got {args.save_npz!r}")
+    if not args.print_every > 0:
+        p.error(f"--print-every must be positive, got {args.print_every}")
     if args.epochs is None:
         args.epochs = 10 if args.minutes is None else 10**6
     return args
@@ -60,15 +76,55 @@ class TimeUp(Exception):
     """Raised from Tianshou's ``training_fn`` hook when ``--minutes`` have passed."""
 
 
+class DealReturns:
+    """Counts what the training envs pay: the rewards summed and the deals ended since the last
+    ``take()``, read from their ``step`` results (Tianshou's trainer reports neither to the hook)."""
+
+    def __init__(self) -> None:
+        self.total, self.deals = 0.0, 0
+
+    def watch(self, envs: Any) -> None:
+        step = envs.step
+
+        def counted(action: Any, env_id: Any = None) -> Any:
+            out = step(action, env_id)
+            self.total += float(np.sum(out[1]))
+            self.deals += int(np.sum(np.logical_or(out[2], out[3])))
+            return out
+
+        envs.step = counted
+
+    def take(self) -> tuple[float, int]:
+        """The mean return per finished deal (nan when none ended) and their count; starts afresh."""
+        mean = self.total / self.deals if self.deals else math.nan
+        deals, self.total, self.deals = self.deals, 0.0, 0
+        return mean, deals
+
+
+def to_mlp(net: Any, source: str) -> Any:
+    """The Q network as numpy weights (``sixtysix_env.agents.mlp``): its Q values are the policy's
+    logits, so the ``ppo`` agent's greedy action is the highest legal Q value. DQN has no value
+    head: the file's is the Q network's hidden layers followed by zeros (its value reads 0)."""
+    from torch import nn
+
+    from sixtysix_env.agents.mlp import linear_layers, vector_policy
+
+    layers = linear_layers([m for m in net.modules() if isinstance(m, nn.Linear)])
+    hidden = layers[-1][0].shape[1]
+    zero = (np.zeros((1, hidden), dtype=np.float32), np.zeros(1, dtype=np.float32))
+    return vector_policy(layers, (*layers[:-1], zero), activation="relu", rules="standard", source=source)
+
+
 def make_env() -> gym.Env:
     return gym.make(
         "SixtySix-v0", opponent="heuristic", mask_in_observation=True, observation_key="obs", mask_key="mask"
     )
 
 
-def make_collector(args: argparse.Namespace) -> tuple[Any, Any, Any]:
+def make_collector(args: argparse.Namespace, returns: DealReturns | None = None) -> tuple[Any, Any, Any]:
     """The run's ``Collector`` (on ``SixtySixTianshouEnv``, or with ``--single`` on a
-    ``DummyVectorEnv`` of single envs), its DQN algorithm and the Q network."""
+    ``DummyVectorEnv`` of single envs), its DQN algorithm and the Q network; ``returns`` counts
+    what the training envs pay."""
     from tianshou.algorithm import DQN
     from tianshou.algorithm.modelfree.dqn import DiscreteQLearningPolicy
     from tianshou.algorithm.optim import AdamOptimizerFactory
@@ -97,6 +153,8 @@ def make_collector(args: argparse.Namespace) -> tuple[Any, Any, Any]:
         target_update_freq=500,
     )
     buffer = VectorReplayBuffer(args.buffer, args.envs)
+    if returns is not None:
+        returns.watch(train_envs)
     return Collector[CollectStats](algorithm, train_envs, buffer, exploration_noise=True), algorithm, net
 
 
@@ -107,7 +165,8 @@ def main(argv: list[str] | None = None) -> None:
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     np.random.seed(args.seed)  # Tianshou's epsilon-greedy draws from numpy's global RNG
-    collector, algorithm, net = make_collector(args)
+    returns = DealReturns()
+    collector, algorithm, net = make_collector(args, returns)
 
     def greedy(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         with torch.no_grad():
@@ -118,10 +177,16 @@ def main(argv: list[str] | None = None) -> None:
     curve = LearningCurve.from_args(args, "Tianshou DQN")
 
     warmup_steps = 64 * args.envs  # random-policy steps that fill the buffer first
-    progress = {"steps": warmup_steps}
+    progress = {"steps": warmup_steps, "printed": time.time()}
 
     def training_fn(epoch: int, env_step: int) -> None:
         progress["steps"] = warmup_steps + env_step
+        now = time.time()
+        if now - progress["printed"] >= args.print_every:
+            mean, deals = returns.take()
+            ended = f"deal return {mean:+.3f} over {deals} deals" if deals else "no deal ended since the last line"
+            print(f"epoch {epoch} env steps {progress['steps']} {ended} ({now - start:.0f} s)", flush=True)
+            progress["printed"] = now
         if args.eval_deals >= 2:
             curve.maybe(greedy, progress["steps"])
         if args.minutes is not None and curve.elapsed() > 60 * args.minutes:
@@ -129,6 +194,7 @@ def main(argv: list[str] | None = None) -> None:
 
     collector.reset()
     collector.collect(n_step=warmup_steps)
+    returns.take()  # the warm-up that fills the buffer is not counted in the first line
     start = time.time()
     with contextlib.suppress(TimeUp):
         algorithm.run_training(
@@ -147,6 +213,9 @@ def main(argv: list[str] | None = None) -> None:
         )
     steps = progress["steps"]
     print(f"trained {steps} env steps in {time.time() - start:.0f} s")
+    if args.save_npz:
+        path = to_mlp(net, f"examples/tianshou_dqn.py, {steps} env steps, seed {args.seed}").save(args.save_npz)
+        print(f"saved {path}: python -m sixtysix_env.arena --agents ppo:path={path},heuristic", flush=True)
     if args.eval_deals >= 2:
         print("tianshou_dqn", curve.final(greedy, steps, options=vars(args)))
 

@@ -11,14 +11,21 @@ wraps the batched vector env (N deals stepped by numba kernels; TorchRL reads it
 is int8). ``--single`` uses ``SerialEnv`` of single ``GymEnv("SixtySix-v0")`` envs instead (slow;
 for debugging). Collection, GAE and the clipped loss are TorchRL's.
 
-Every ``--eval-every`` seconds the greedy policy plays 500 duplicate deals against ``heuristic``,
-and at the end 2,000 (``sixtysix_env.integrations.curve``; ``--curve PREFIX`` writes the curve as
-PREFIX.csv, .json and .png).
+Every batch prints a progress line (a few seconds apart on the batched engine). Every
+``--eval-every`` seconds the greedy policy plays 500 duplicate deals against ``heuristic``, and at
+the end 2,000 (``sixtysix_env.integrations.curve``; ``--curve PREFIX`` writes the curve as
+PREFIX.csv, .json and .png; the PNG needs matplotlib, in the ``torchrl`` extra). The trained actor
+and critic are saved as numpy weights (``--save-npz``, default ``results/torchrl_ppo.npz``) that the
+arena plays as ``ppo:path=FILE``: ``python -m sixtysix_env.arena --agents
+ppo:path=results/torchrl_ppo.npz,heuristic``. TorchRL's INFO log lines are silenced
+(``RL_LOGGING_LEVEL=WARNING`` unless set).
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
+import os
 import time
 from typing import Any
 
@@ -29,6 +36,10 @@ from torch import nn
 import sixtysix_env  # noqa: F401  (registers SixtySix-v0)
 from sixtysix_env.checks import cli_float, cli_int
 from sixtysix_env.integrations.curve import LearningCurve, add_curve_arguments
+
+# TorchRL logs INFO lines (spec checks, storage sizes) at import and while building the env: only
+# warnings and errors are shown, unless the user sets the level himself.
+os.environ.setdefault("RL_LOGGING_LEVEL", "WARNING")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -46,8 +57,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--hidden", type=cli_int, default=256)
     p.add_argument("--threads", type=cli_int, default=1, help="torch threads (1 is fastest on a busy 2-core machine)")
     p.add_argument("--seed", type=cli_int, default=0)
+    p.add_argument(
+        "--save-npz",
+        default="results/torchrl_ppo.npz",
+        help="write the trained networks here as numpy weights the arena plays as ppo:path=FILE ('' saves nothing)",
+    )
     add_curve_arguments(p)
     args = p.parse_args(argv)
+    if args.save_npz and not args.save_npz.endswith(".npz"):
+        p.error(f"--save-npz must name a .npz file, got {args.save_npz!r}")
     if args.minibatch > args.frames_per_batch:
         p.error(f"--minibatch {args.minibatch} is larger than --frames-per-batch {args.frames_per_batch}")
     return args
@@ -58,6 +76,9 @@ def make_env(args: argparse.Namespace) -> Any:
     a ``SerialEnv`` of single ``GymEnv("SixtySix-v0")`` envs; the mask as a bool ``action_mask``."""
     import gymnasium as gym
     from torchrl.envs import ActionMask, Compose, DTypeCastTransform, GymEnv, GymWrapper, SerialEnv, TransformedEnv
+
+    # again here: torchrl may have been imported before this module set the variable
+    logging.getLogger("torchrl").setLevel(os.environ["RL_LOGGING_LEVEL"])
 
     def cast() -> Any:
         return DTypeCastTransform(torch.int8, torch.bool, in_keys=["action_mask"])
@@ -70,14 +91,18 @@ def make_env(args: argparse.Namespace) -> Any:
         env = TransformedEnv(SerialEnv(args.envs, make_single), ActionMask())
     else:
         vec = gym.make_vec("SixtySix-v0", args.envs, vectorization_mode="vector_entry_point", opponent="heuristic")
-        env = TransformedEnv(GymWrapper(vec, categorical_action_encoding=True), Compose(cast(), ActionMask()))
+        # GymWrapper of a vector env is already a TransformedEnv: say that the two are merged (as
+        # TorchRL does by default) instead of letting it warn about it
+        env = TransformedEnv(
+            GymWrapper(vec, categorical_action_encoding=True), Compose(cast(), ActionMask()), auto_unwrap=True
+        )
     env.set_seed(args.seed)
     return env
 
 
 def make_networks(env: Any, args: argparse.Namespace) -> tuple[Any, Any, nn.Module]:
-    """The masked actor (``MaskedCategorical`` over the logits), the value network, and the
-    logits MLP inside the actor (for the greedy policy)."""
+    """The masked actor (``MaskedCategorical`` over the logits), the value network (its plain MLP
+    is ``critic.module``), and the logits MLP inside the actor (for the greedy policy)."""
     from tensordict.nn import TensorDictModule
     from torchrl.modules import MaskedCategorical, ProbabilisticActor, ValueOperator
 
@@ -88,7 +113,7 @@ def make_networks(env: Any, args: argparse.Namespace) -> tuple[Any, Any, nn.Modu
         h = args.hidden
         return nn.Sequential(nn.Linear(obs_size, h), nn.Tanh(), nn.Linear(h, h), nn.Tanh(), nn.Linear(h, out))
 
-    net = mlp(n_actions)
+    net, value_net = mlp(n_actions), mlp(1)
     logits_net = TensorDictModule(net, in_keys=["observation"], out_keys=["logits"])
     actor = ProbabilisticActor(
         logits_net,
@@ -98,7 +123,18 @@ def make_networks(env: Any, args: argparse.Namespace) -> tuple[Any, Any, nn.Modu
         return_log_prob=True,
         spec=env.action_spec,
     )
-    return actor, ValueOperator(mlp(1), in_keys=["observation"]), net
+    return actor, ValueOperator(value_net, in_keys=["observation"]), net
+
+
+def to_mlp(net: nn.Module, value_net: nn.Module, source: str) -> Any:
+    """The actor's logits MLP and the critic as numpy weights (``sixtysix_env.agents.mlp``): the
+    file the ``ppo`` agent plays (``ppo:path=FILE.npz``), reading the same 235-float observation."""
+    from sixtysix_env.agents.mlp import linear_layers, vector_policy
+
+    def linears(m: nn.Module) -> Any:
+        return linear_layers([layer for layer in m if isinstance(layer, nn.Linear)])
+
+    return vector_policy(linears(net), linears(value_net), activation="tanh", rules="standard", source=source)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -167,6 +203,10 @@ def main(argv: list[str] | None = None) -> None:
             break
     collector.shutdown()
     print(f"trained {frames} frames in {time.time() - start:.0f} s")
+    if args.save_npz:
+        mlp = to_mlp(net, critic.module, f"examples/torchrl_ppo.py, {frames} frames, seed {args.seed}")
+        path = mlp.save(args.save_npz)
+        print(f"saved {path}: python -m sixtysix_env.arena --agents ppo:path={path},heuristic", flush=True)
     if args.eval_deals >= 2:
         print("torchrl_ppo", curve.final(greedy, frames, options=vars(args)))
 

@@ -6,8 +6,7 @@
 | 24-27 | declare the marriage in suit ``id - 24``; the same player then leads K or Q |
 | 28    | exchange the trump nine (schnapsen: jack) for the trump card            |
 | 29    | close the stock; the same player acts again                             |
-| 30    | pass: draw without closing, keep the nine at the opponent's closing, or |
-|       | (explicit claiming) let a finished deal be scored as played out         |
+| 30    | pass: draw, keep the nine when the opponent closes, or (explicit claiming) score a finished deal as played |
 | 31    | go out, claiming 66 (explicit claiming only)                            |
 
 Text forms (used in notation and tests): card strings (``"QH"``), ``M0``..``M3``

@@ -17,6 +17,7 @@ import dataclasses
 import enum
 import json
 import random
+import stat
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -371,6 +372,12 @@ def _replay(body: Any, game: str, rules: Any, where: str, seen: list | None = No
     if match is not None:
         if not match.results:  # the first deal: the match score it was dealt at (0, or carried)
             match.scores = list(deal.scores)
+        elif list(deal.scores) != list(match.scores):  # a later deal starts where the previous one left the match
+            raise _fail(
+                where,
+                f"scores {list(deal.scores)} do not follow the previous deal: the match stood at "
+                f"{list(match.scores)} after it",
+            )
         match.deal = deal
         apply = match.apply
     actions = _need(body, "actions", list, where)
@@ -508,13 +515,22 @@ def save_record(path: str | Path, record: dict) -> Path:
 
 
 def load_record(path: str | Path) -> dict:
-    """Read and check a record file; ``ValueError`` names the file and what is wrong with it."""
+    """Read and check a record file; ``ValueError`` names the file and what is wrong with it (a
+    folder, a FIFO or a device is refused before it is opened, so reading never blocks).
+    ``FileNotFoundError`` when there is nothing at ``path``."""
     p = Path(path)
-    if p.is_file() and p.stat().st_size > MAX_FILE_BYTES:
-        size = p.stat().st_size
-        raise ValueError(f"{p}: {size} bytes is larger than a record may be ({MAX_FILE_BYTES // 2**20} MiB)")
+    info = p.stat()  # FileNotFoundError, PermissionError: what the system says
+    if not stat.S_ISREG(info.st_mode):
+        kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file (a FIFO, socket or device)"
+        raise ValueError(f"{p}: {kind}, not a game record file (.json)")
+    if info.st_size > MAX_FILE_BYTES:
+        raise ValueError(f"{p}: {info.st_size} bytes is larger than a record may be ({MAX_FILE_BYTES // 2**20} MiB)")
     try:
-        text = p.read_text(encoding="utf-8")
+        with p.open("rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:  # it grew since the check
+            raise ValueError(f"{p}: larger than a record may be ({MAX_FILE_BYTES // 2**20} MiB)")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise ValueError(f"{p}: not a UTF-8 text file ({e.reason} at byte {e.start})") from None
     try:

@@ -49,7 +49,17 @@ def _register_gymnasium() -> None:
     import gymnasium
 
     if GYM_ID not in gymnasium.registry:
-        gymnasium.register(GYM_ID, entry_point=GYM_ENTRY, vector_entry_point=GYM_VECTOR_ENTRY)
+        # Without Gymnasium's OrderEnforcing and PassiveEnvChecker wrappers, ``gymnasium.make``
+        # returns the env itself, so ``env.action_masks()`` works on it (Gymnasium 1.x wrappers
+        # forward no attributes); the env enforces reset-before-step itself, and
+        # ``gymnasium.make(..., disable_env_checker=False)`` still adds the checker.
+        gymnasium.register(
+            GYM_ID,
+            entry_point=GYM_ENTRY,
+            vector_entry_point=GYM_VECTOR_ENTRY,
+            order_enforce=False,
+            disable_env_checker=True,
+        )
 
 
 def _register_pettingzoo() -> None:

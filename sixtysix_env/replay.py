@@ -23,7 +23,17 @@ from .engine import Deal
 from .records import load_record, positions
 from .render import hand_text
 from .rules import PRESETS
-from .textplay import match_score_text, move_text, outcome_text, points_text, side_label, step_notes, writer_for
+from .text_safety import terminal_text
+from .textplay import (
+    EVERY_SEAT,
+    match_score_text,
+    move_text,
+    outcome_text,
+    points_text,
+    side_label,
+    step_notes,
+    writer_for,
+)
 
 __all__ = ["main", "replay_lines"]
 
@@ -92,7 +102,7 @@ def _step_line(k: int, before: Any, after: Any, names: Sequence[str], width: int
         notes.append(", ".join(f"{card_symbol(m.bit_length() - 1)} to {names[p]}" for p, m in got if m))
     if after.trick_count > before.trick_count:
         notes.append(f"points {points_text(after, names)}")
-    text = f"  {k:>3}  {names[seat]:<{width}}  {move_text(before, action):<38}"
+    text = f"  {k:>3}  {names[seat]:<{width}}  {move_text(before, action, EVERY_SEAT):<38}"
     return (text + "  " + "; ".join(notes)).rstrip()
 
 
@@ -101,9 +111,10 @@ def replay_lines(record: dict, path: str = "", only: int | None = None) -> list[
     ``step`` per action and ``result``, and ``match`` at the end of a match. ``only`` (1-based)
     keeps one deal of a match."""
     steps = positions(record)
+    record = _shown_record(record)
     names = record["players"]
     width = max(len(n) for n in names)
-    blocks = [("header", _header(record, steps[0][0], path))]
+    blocks = [("header", _header(record, steps[0][0], terminal_text(path)))]
     for i, deal_steps in enumerate(steps, start=1):
         if only is not None and i != only:
             continue
@@ -137,7 +148,29 @@ def replay_lines(record: dict, path: str = "", only: int | None = None) -> list[
             blocks.append(("match", [f"Match won by {' and '.join(won)}: {scores}"]))
         else:
             blocks.append(("match", [f"The match was not finished: {scores}"]))
-    return blocks
+    return [(kind, [terminal_text(line) for line in lines]) for kind, lines in blocks]
+
+
+def _shown_record(record: dict) -> dict:
+    """The record with the text it controls made safe for a terminal (:func:`terminal_text`:
+    control and escape characters shown as visible escapes): the player names, and the ``meta``
+    fields a replay prints (who recorded it and when, a forfeit's bot and reason). Every line is
+    cleaned again on its way out, so the rules name and anything else a record holds are too."""
+    out = dict(record)
+    out["players"] = [terminal_text(n, limit=MAX_NAME_CHARS) for n in record["players"]]
+    meta = dict(record.get("meta", {}))
+    for key in ("created", "source"):
+        if key in meta:
+            meta[key] = terminal_text(meta[key], limit=200)
+    forfeit = meta.get("forfeit")
+    if isinstance(forfeit, dict):
+        meta["forfeit"] = {k: terminal_text(v, limit=200) for k, v in forfeit.items()}
+    out["meta"] = meta
+    return out
+
+
+MAX_NAME_CHARS = 100
+"""Longest player name a replay prints (the rest is cut, ending in "...")."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -166,21 +199,23 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None, stdout
     if not args.file.strip():
         print("replay: the file name is empty: give a record file (.json)", file=err)
         return 2
+    shown = terminal_text(args.file)
+    if Path(args.file).is_dir():
+        found = sorted(Path(args.file).glob("*.json"))
+        names = ", ".join(terminal_text(p.name) for p in found[-10:])
+        listing = f"; its records: {names}" if found else " with no .json records"
+        print(f"replay: {shown} is a folder{listing}. Give one file.", file=err)
+        return 2
     try:
         record = load_record(args.file)
     except FileNotFoundError:
-        print(f"replay: no such file: {args.file}", file=err)
-        return 2
-    except IsADirectoryError:
-        found = sorted(Path(args.file).glob("*.json"))
-        listing = f"; its records: {', '.join(p.name for p in found[-10:])}" if found else " with no .json records"
-        print(f"replay: {args.file} is a folder{listing}. Give one file.", file=err)
+        print(f"replay: no such file: {shown}", file=err)
         return 2
     except ValueError as e:
-        print(f"replay: cannot read the record: {e}", file=err)
+        print(f"replay: cannot read the record: {terminal_text(e)}", file=err)
         return 2
-    except OSError as e:  # no permission, a device, a broken link
-        print(f"replay: cannot open {args.file}: {e.strerror or e}", file=err)
+    except OSError as e:  # no permission, a broken link
+        print(f"replay: cannot open {shown}: {e.strerror or e}", file=err)
         return 2
     n = len(record["deals"]) if record["kind"] == "match" else 1
     if args.deal is not None and not 1 <= args.deal <= n:

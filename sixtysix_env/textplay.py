@@ -16,10 +16,13 @@ from .cards import CARD_POINTS, NUM_CARDS, card_symbol
 from .engine import Deal, Decision, Termination
 from .infostate import InfoState
 from .multiplayer.actions import CHOOSE_TRUMP, TRUMP_BY_CARD, table_action_label
-from .multiplayer.table import TableDecision, TableTermination
+from .multiplayer.table import SECRET_DECISIONS, TableDecision, TableTermination
+from .multiplayer.view import TableView
 
 __all__ = [
+    "EVERY_SEAT",
     "action_text",
+    "face_down_text",
     "move_text",
     "side_label",
     "points_text",
@@ -72,10 +75,37 @@ def _two_player(deal: Any) -> bool:
     return isinstance(deal, (Deal, InfoState))
 
 
-def move_text(deal: Any, action: int) -> str:
+EVERY_SEAT = -1
+"""The ``viewer`` of a spectator who sees every card (a replay of a record, which shows every hand)."""
+
+_FACE_DOWN = {TableDecision.COMMIT: "commits a card face down", TableDecision.DISCARD: "discards a card face down"}
+
+
+def face_down_text(deal: Any, action: int, viewer: int | None) -> str | None:
+    """What ``viewer`` is told of ``action`` when it is another seat's card taken face down
+    (commit, discard: :data:`~sixtysix_env.multiplayer.table.SECRET_DECISIONS`), else None.
+    ``viewer`` None: nobody's seat, so every face-down card stays hidden."""
+    if _two_player(deal) or action >= NUM_CARDS or deal.decision not in SECRET_DECISIONS:
+        return None
+    if viewer == EVERY_SEAT or (viewer is not None and viewer == deal.current_player):
+        return None
+    return _FACE_DOWN[deal.decision]
+
+
+def move_text(deal: Any, action: int, viewer: int | None = None) -> str:
     """What ``action`` means in this position (a deal or a player's view), in words: ``pass``
-    becomes "draw from the stock", "keep 9♥" or "show no marriage", a marriage names its cards."""
+    becomes "draw from the stock", "keep 9♥" or "show no marriage", a marriage names its cards.
+
+    The words depend on who reads them: ``viewer`` is that seat (a view's own seat when not
+    given), and another seat's face-down card reads "commits a card face down" or "discards a card
+    face down", never the card. For a whole deal, ``viewer`` None hides every face-down card;
+    :data:`EVERY_SEAT` names them (a spectator's replay, where every hand is shown)."""
     two = _two_player(deal)
+    if viewer is None and isinstance(deal, TableView):  # a seat's view: its own seat reads it
+        viewer = deal.player
+    hidden = face_down_text(deal, action, viewer)
+    if hidden is not None:
+        return hidden
     if action < NUM_CARDS:
         if not two and deal.decision not in (TableDecision.LEAD, TableDecision.FOLLOW):
             # a card named in a round before play (the Russian four-player game): discard, commit, ...
@@ -158,6 +188,11 @@ def step_notes(before: Any, after: Any, names: Sequence[str]) -> list[str]:
     notes: list[str] = []
     two = isinstance(after, Deal)
     action = after.history[-1] & (31 if two else 63)
+    if not two:  # the three nines show the committed cards of the nine's suit: public from now on
+        shown = getattr(after, "nines_hits", 0) & ~getattr(before, "nines_hits", 0)
+        for q in range(after.n_players):
+            if shown >> q & 1:
+                notes.append(f"{names[q]}'s face-down card is shown: {card_symbol(after.committed[q])}")
     if not two and before.trump < 0 <= after.trump and after.trump_card >= 0:
         notes.append(f"the turned card is {card_symbol(after.trump_card)}: {suit_symbol(after.trump)} is trump")
     if MARRIAGE <= action < MARRIAGE + 4:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import sys
@@ -154,12 +155,14 @@ def test_both_tracks_and_every_pair_play_the_same_cards(tmp_path) -> None:
     run_arena(["random", "heuristic", "alphabeta"], deals=4, block=2, seed=11, records=tmp_path)
     cards: dict[str, set[tuple]] = {}
     seats: dict[tuple[str, str], set[tuple[str, ...]]] = {}
+    first_of_a_block = {"deal/0", "deal/2"}  # dealt by the same seat in every track and pair
     for path in sorted(tmp_path.glob("*/*.json")):
         record = load_record(path)
         meta = record["meta"]
         for index, deal in zip(meta["deals"], from_record(record), strict=True):
-            hand0, hand1, stock, _dealer = deal.arrangement
-            cards.setdefault(index, set()).add((frozenset(hand0), frozenset(hand1), tuple(stock)))
+            hand0, hand1, stock, dealer = deal.arrangement
+            same = dealer if index in first_of_a_block else None  # later dealers follow the results
+            cards.setdefault(index, set()).add((frozenset(hand0), frozenset(hand1), tuple(stock), same))
             seats.setdefault((path.parent.name, index), set()).add(tuple(record["players"]))
     assert {f"deal/{g}" for g in range(4)} <= set(cards)
     assert all(len(dealt) == 1 for dealt in cards.values()), cards
@@ -408,3 +411,35 @@ def test_records_folder_is_checked_before_play(tmp_path, capsys) -> None:
     err = _cli_error(["--agents", "heuristic,random", "--out", str(tmp_path / "r"), "--records", str(afile)], capsys)
     assert "--records" in err and "existing file" in err
     assert not (tmp_path / "r" / "summary.md").exists()
+
+
+def test_both_tracks_of_a_block_are_dealt_by_the_same_first_dealer(tmp_path) -> None:
+    """Duplicate deals need the same cards *and* the same dealer: the first deal of block ``b`` is
+    dealt by seat ``b % 2`` in both tracks (seat 0 in block 0, seat 1 in block 1), and from then on
+    the winner of a deal deals the next one (standard rules, RULES 2.1), read back from the game
+    records as well as from the deal table."""
+    from sixtysix_env.records import load_record
+
+    res = run_arena(["random", "heuristic"], deals=4, block=2, seed=11, records=tmp_path)
+    first_dealer = {0: 0, 1: 1}  # block -> seat, written out
+    by_task: dict[tuple[int, int], list] = {}
+    for d in res.deal_records:
+        by_task.setdefault((d.block, d.track), []).append(d)
+    assert sorted(by_task) == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    for (block, track), deals in by_task.items():
+        assert deals[0].index == f"deal/{2 * block}"
+        assert deals[0].dealer_seat == first_dealer[block], (block, track, deals[0])
+        seat_of = {"random": track, "heuristic": 1 - track}  # A = random sits in seat 0 in track 0
+        for before, after in itertools.pairwise(deals):
+            expected = before.dealer_seat if before.winner == "draw" else seat_of[before.winner]
+            assert after.dealer_seat == expected, (block, track, before, after)
+    # the records hold the same dealer for every deal they replay
+    dealers = {(d.block, d.track, d.index): d.dealer_seat for d in res.deal_records}
+    seen = 0
+    for path in sorted(tmp_path.glob("*/block*-track*-match*.json")):
+        record = load_record(path)
+        block, track = (int(part.removeprefix("block").removeprefix("track")) for part in path.stem.split("-")[:2])
+        for index, body in zip(record["meta"]["deals"], record["deals"], strict=True):
+            assert body["dealer"] == dealers[(block, track, index)], (path.name, index)
+            seen += 1
+    assert seen == len(res.deal_records)

@@ -140,6 +140,46 @@ class LateCheat:
         return 31 if self.moves == 3 else info.legal_actions()[0]
 
 
+class ForfeitsEvenDeals:
+    """Raises after the first trick of every second deal it plays (it counts a deal at its first
+    decision: at most one action played yet): some deals are forfeited and some played out."""
+
+    name = "forfeitseven"
+
+    def __init__(self) -> None:
+        self.deals = 0
+
+    def act(self, info, rng):
+        if len(info.history) < 2:
+            self.deals += 1
+        if self.deals % 2 == 0 and info.trick_count >= 1:
+            raise RuntimeError("even deal")
+        return info.legal_actions()[0]
+
+
+def test_forfeited_deals_count_in_the_pairs_returns_and_matches() -> None:
+    """A forfeit loses the deal by the most game points (3 in the standard game, RULES 2.9): the
+    pair's deal count, wins and losses, points per deal and match scores all include it."""
+    res = run_arena([f"{__name__}:ForfeitsEvenDeals", "random"], deals=6, block=3, seed=2)
+    (pair,) = res.pairs
+    forfeits = [d for d in res.deal_records if d.termination == "forfeit"]
+    played = [d for d in res.deal_records if d.termination != "forfeit"]
+    assert forfeits and played, "the run needs both kinds of deal"
+    assert all(d.forfeit_by == "forfeitseven" and d.a_return == -3 for d in forfeits)  # A forfeits: -3 for A
+    returns = [d.a_return for d in res.deal_records]
+    assert pair.deals == len(returns) == len(forfeits) + len(played)
+    assert pair.losses == sum(r < 0 for r in returns) >= len(forfeits)
+    assert pair.wins == sum(r > 0 for r in returns)
+    assert pair.points_per_deal == pytest.approx(sum(returns) / len(returns))
+    without = sum(d.a_return for d in played) / len(played)
+    assert pair.points_per_deal < without  # the forfeits pull A's mean down
+    for m in res.match_records:
+        in_match = [d for d in res.deal_records if (d.block, d.track, d.match) == (m.block, m.track, m.match)]
+        assert m.score_b == sum(max(-d.a_return, 0) for d in in_match)
+        assert m.score_a == sum(max(d.a_return, 0) for d in in_match)
+    assert res.elo["random"] == 0.0 and res.elo["forfeitseven"] < 0  # and the Elo table sees them
+
+
 def test_a_hanging_bot_is_cut_off_at_the_limit_and_benched_until_it_answers(tmp_path) -> None:
     spec = _bot(tmp_path, HANGER, "hanger.py", "Hanger")
     module = load_module(str(tmp_path / "hanger.py"))

@@ -20,7 +20,12 @@ from tests.docs_build import built_site, require_mkdocs
 
 WAIT_S = 60
 """Page loads and the search worker on a loaded machine; nothing here waits on a fixed sleep."""
-PAGES = [("getting-started/", "Getting started"), ("two-players/", "Two players"), ("api/", "API reference")]
+PAGES = [
+    ("getting-started/", "Getting started"),
+    ("tutorials/", "Tutorials"),
+    ("two-players/", "Two players"),
+    ("api/", "API reference"),
+]
 
 
 def _require_browser() -> None:
@@ -84,3 +89,25 @@ def test_the_site_navigates_and_searches_without_console_errors(site_url, browse
     wait.until(lambda d: d.current_url != site_url + PAGES[-1][0])
     errors += _errors(browser)
     assert not errors, errors
+
+
+def test_an_api_page_shows_its_layer_in_the_sidebar_not_every_module(site_url, browser) -> None:
+    """The sidebar of an API page as a reader sees it: the page's own layer open, the other layers
+    folded, no internal module listed, and the page's roles shown as links."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get(site_url + "api/sixtysix_env.rules/")
+    WebDriverWait(browser, WAIT_S).until(lambda d: d.find_elements(By.CSS_SELECTOR, "nav.md-nav--primary"))
+    links = browser.find_elements(By.CSS_SELECTOR, "nav.md-nav--primary a.md-nav__link")
+    shown = [
+        a.get_attribute("href") for a in links if a.is_displayed() and "/api/sixtysix_env" in a.get_attribute("href")
+    ]
+    assert any(h.endswith("/api/sixtysix_env.engine/") for h in shown), shown  # its own layer, open
+    assert not any("/api/sixtysix_env.agents" in h for h in shown), shown  # another layer, folded
+    assert 5 < len(shown) < 30, len(shown)
+    labels = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "nav.md-nav--primary label.md-nav__link")]
+    assert {"Engine", "Environments", "Agents", "Tools"} <= {t.strip() for t in labels}, labels
+    body = browser.find_element(By.CSS_SELECTOR, "article").text
+    assert ":class:" not in body and ":func:" not in body
+    assert not _errors(browser)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import inspect
+import itertools
 import logging
 import os
 import re
@@ -186,6 +187,33 @@ def test_a_public_name_without_a_docstring_is_found(tmp_path: Path, monkeypatch:
     assert doc.members == ["f", "g", "X", "Y"]
 
 
+def test_a_lazily_imported_name_is_found_from_the_source_without_importing_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As ``sixtysix_env.web.create_app``: the package imports it in ``__getattr__`` from a module
+    that needs a package the docs extra lacks (Flask), so the hook must not import it."""
+    require_mkdocs()
+    pkg = tmp_path / "lazypkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text(
+        '"""A toy."""\n__all__ = ["make"]\n\n\ndef __getattr__(name):\n'
+        '    if name == "make":\n        from .heavy import make\n\n        return make\n'
+        "    raise AttributeError(name)\n",
+        encoding="utf-8",
+    )
+    (pkg / "heavy.py").write_text(
+        '"""Needs a package that is not installed."""\nimport not_an_installed_package\n\n'
+        '__all__ = ["make"]\n\n\ndef make():\n    """Documented."""\n',
+        encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    api = _hook("api_pages")
+    init, heavy = api.collect("lazypkg", tmp_path)
+    assert init.missing == [] and init.elsewhere == {"make": "lazypkg.heavy.make"}
+    assert heavy.members == ["make"]
+    assert "lazypkg.heavy" not in sys.modules
+
+
 def test_a_link_to_a_missing_file_is_a_warning_and_outside_links_point_into_the_copy(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
@@ -236,3 +264,113 @@ def test_every_python_example_runs(where: str, code: str, tmp_path: Path) -> Non
         if missing and missing.group(1).split(".")[0] in OPTIONAL and not os.environ.get("CI"):
             pytest.skip(f"{where} needs {missing.group(1)} (an optional extra)")
     assert done.returncode == 0, f"{where} failed:\n{code}\n{done.stderr[-3000:]}"
+
+
+# The API reference and the env pages: roles as links, constants as values, the sidebar by layer.
+RAW_ROLE = re.compile(r":(?:py:)?(?:class|mod|func|meth|data|attr|obj|exc|const|type):(?:`|<code>)")
+"""A Sphinx role as it shows when nothing resolved it: ``:class:`` before the quoted name."""
+
+
+def _pages(site: Path) -> list[Path]:
+    return sorted(site.rglob("index.html"))
+
+
+def test_no_page_shows_a_raw_sphinx_role_and_roles_became_links(site: Path) -> None:
+    raw = [str(p.relative_to(site)) for p in _pages(site) if RAW_ROLE.search(p.read_text(encoding="utf-8"))]
+    assert not raw, f"pages showing a raw :role: {raw}"
+    host = (site / "api" / "sixtysix_env.tournament.host" / "index.html").read_text(encoding="utf-8")
+    # the module docstring's :class:`Zygote` and :mod:`.sandbox`, now links to their entries
+    assert re.search(r'<a class="autorefs autorefs-internal"[^>]*href="#sixtysix_env\.tournament\.host\.Zygote"', host)
+    assert re.search(r'href="\.\./sixtysix_env\.tournament\.sandbox/#sixtysix_env\.tournament\.sandbox"', host)
+
+
+def test_roles_resolve_as_sphinx_resolves_them() -> None:
+    require_mkdocs()
+    roles = _hook("roles")
+    resolve = roles.package_resolver("sixtysix_env.web")
+    assert resolve(".view") == "sixtysix_env.web.view"  # the nearest of web.view, play.view, multiplayer.view
+    assert resolve(".app") == "sixtysix_env.web.app"
+    assert resolve("html.escape") is None
+    host = roles.package_resolver("sixtysix_env.tournament.host")
+    assert host("Zygote") == "sixtysix_env.tournament.host.Zygote"
+    assert host(".sandbox.MAX_MESSAGE") == "sixtysix_env.tournament.sandbox.MAX_MESSAGE"
+    assert host("..engine.Deal") == "sixtysix_env.engine.Deal"  # two dots: a relative import's parent
+    assert host("sixtysix_env.engine.Deal") == "sixtysix_env.engine.Deal"
+    text = roles.convert("see :func:`~.x.y`, :class:`Deal <sixtysix_env.engine.Deal>` and :mod:`.gone`", host)
+    assert ":func:" not in text and ":class:" not in text and ":mod:" not in text
+    assert '<autoref identifier="sixtysix_env.engine.Deal" optional><code>Deal</code></autoref>' in text
+    assert "`y`" in text and "`gone`" in text  # unresolved: plain code, never a broken link
+
+
+def test_constants_render_as_values_under_a_plain_heading(site: Path) -> None:
+    html = (site / "api" / "sixtysix_env.rules" / "index.html").read_text(encoding="utf-8")
+    heading = re.search(r'<h2 id="sixtysix_env\.rules\.PRESETS"[^>]*>(.*?)</h2>', html, re.S)
+    assert heading, "no heading for PRESETS"
+    assert "standard" not in heading.group(1) and "=" not in re.sub(r"<[^>]+>", "", heading.group(1))
+    after = html[heading.end() : heading.end() + 3000]
+    assert "PRESETS" in after and "standard" in after and "russian" in after  # the value, in a code block
+
+
+def test_the_api_sidebar_is_grouped_by_layer_and_leaves_internal_modules_out(site: Path) -> None:
+    api = _hook("api_pages")
+    docs = api.collect()
+    sections = api.nav(docs)
+    assert [next(iter(s)) for s in sections[1:]] == ["Engine", "Environments", "Agents", "Tools"]
+    listed = {path for s in sections[1:] for entry in next(iter(s.values())) for path in entry.values()}
+    internal = [d.path for d in docs if not api.in_nav(d.path)]
+    assert len(listed) < 70 and len(internal) > 40, (len(listed), len(internal))
+    assert {api.layer(p) for p in ("sixtysix_env.engine", "sixtysix_env.multiplayer.table")} == {"Engine"}
+    assert api.layer("sixtysix_env.multiplayer.observers") == "Environments"
+    assert api.layer("sixtysix_env.fast.batch") == "Environments"
+    assert api.layer("sixtysix_env.agents.pimc") == "Agents"
+    assert api.layer("sixtysix_env.arena.run") == "Tools"
+    html = (site / "api" / "sixtysix_env.rules" / "index.html").read_text(encoding="utf-8")
+    sidebar = html[html.index('class="md-nav md-nav--primary"') : html.index('md-sidebar--secondary"')]
+    for name in ("Engine", "Environments", "Agents", "Tools"):
+        assert re.search(rf">\s*{name}\s*<", sidebar), f"no {name} section in the sidebar"
+    assert "sixtysix_env.arena.checks/" not in sidebar  # an internal module: its page exists, unlisted
+    assert (site / "api" / "sixtysix_env.arena.checks" / "index.html").is_file()
+    index = (site / "api" / "index.html").read_text(encoding="utf-8")
+    assert all(f"{d.path}/" in index for d in docs)  # the index reaches every page, internal ones too
+
+
+ENV_PAGES = {"two-players": "sixtysix_v0", "three-players": "sixtysix_three_v0", "four-players": "sixtysix_four_v0"}
+
+
+def test_env_pages_are_the_docstring_and_generated_tables_without_hand_copies(site: Path) -> None:
+    import ast
+
+    for page, name in ENV_PAGES.items():
+        source = (ROOT / "docs" / f"{page}.md").read_text(encoding="utf-8")
+        hand = [line for line in source.splitlines() if line.startswith("|")]
+        assert not hand, f"docs/{page}.md has a hand-written table: {hand[:2]}"
+        html = (site / page / "index.html").read_text(encoding="utf-8")
+        doc = ast.get_docstring(ast.parse((ROOT / "sixtysix_env" / "envs" / f"{name}.py").read_text(encoding="utf-8")))
+        first = doc.split("\n")[0]
+        assert first in html, f"{page}: the docstring of {name} is not on the page"
+        assert html.index(first) < html.index('id="options"' if page != "two-players" else 'id="environment-options"')
+        assert "Registry id" in html and f"sixtysix/{name}" in html
+        assert "see below" not in html, f"{page} says 'see below'"
+    (rows,) = _tables(site, "two-players", ["option", "default", "allowed", "of"])
+    assert all(row[2] for row in rows), rows
+    wrapper = next(r for r in rows if r[0] == "wrapper")
+    assert wrapper[2] == '"fused", "pettingzoo"'  # read from the check in the code
+
+
+def test_no_docstring_table_row_is_split_over_two_lines() -> None:
+    import ast
+
+    split = []
+    for path in sorted((ROOT / "sixtysix_env").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+                lines = (ast.get_docstring(node) or "").splitlines()
+                for before, line in itertools.pairwise(lines):
+                    if (
+                        re.match(r"\|\s+\|", line)
+                        and before.startswith("|")
+                        and not re.fullmatch(r"\|[-:| ]+\|", before)
+                    ):
+                        split.append(f"{path.relative_to(ROOT)}: {line.strip()[:60]}")
+    assert not split, split

@@ -68,3 +68,93 @@ def test_env_runner_records_every_decision_and_the_finished_deals_last_observati
         assert len(mine.observations) == len(mine.actions) + 1
         assert expected[mine.key()] > 0, "an episode RLlib recorded is not one the env played"
         expected[mine.key()] -= 1
+
+
+def _example():
+    from .scripts import load_script
+
+    return load_script("examples/rllib_ppo.py")
+
+
+def test_the_saved_weights_give_the_rl_modules_logits_and_value():
+    """``examples/rllib_ppo.py``'s export: the numpy weights compute the learner module's
+    policy logits and value (encoder, then each head) on any observation."""
+    import torch
+    from ray.rllib.core.columns import Columns
+
+    example = _example()
+    cfg = example.build_config(example.parse_args(["--envs-per-runner", "2", "--hidden", "16"]))
+    runner = SingleAgentEnvRunner(config=cfg)
+    try:
+        module = cfg.get_rl_module_spec(spaces=runner.get_spaces(), inference_only=False).build()
+    finally:
+        runner.stop()
+    weights = {k: v.detach().numpy() for k, v in module.state_dict().items()}
+    mlp = example.to_mlp(weights, "test")
+    obs = np.random.default_rng(0).random((8, 235), dtype=np.float32)
+
+    def batch():  # the module pops the mask out of the batch it is given: a fresh one per call
+        return {Columns.OBS: {"observations": torch.as_tensor(obs), "action_mask": torch.ones((8, 32))}}
+
+    with torch.no_grad():
+        out = module.forward_inference(batch())
+        value = module.compute_values(batch())
+    assert np.allclose(mlp.batch_logits(obs), out[Columns.ACTION_DIST_INPUTS].numpy(), atol=1e-5)
+    assert np.isclose(mlp.predict_value(obs[0]), float(value[0]), atol=1e-5)
+
+
+@pytest.mark.parametrize("self_play", [False, True])
+def test_the_example_prints_its_own_lines_and_saves_what_the_arena_plays(tmp_path, self_play):
+    """A short run: no env-check warnings ("Illegal move made"), no INFO or deprecation lines, a
+    return that means something with --self-play (each seat's), and weights the arena plays."""
+    import subprocess
+    import sys
+
+    from sixtysix_env.arena import run_arena
+
+    from .scripts import ROOT
+
+    path = tmp_path / "rllib.npz"
+    args = ["--iterations", "2", "--batch", "200", "--minibatch", "100", "--envs-per-runner", "2", "--hidden", "16"]
+    args += ["--eval-deals", "0", "--save-npz", str(path)] + (["--self-play"] if self_play else [])
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "rllib_ppo.py"), *args], capture_output=True, text=True, timeout=900
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    text = run.stdout + run.stderr
+    assert "Illegal move" not in text and "Deprecat" not in text and " INFO " not in text, text[-3000:]
+    lines = [line for line in run.stdout.splitlines() if line.startswith("iteration")]
+    assert len(lines) == 2
+    if self_play:
+        assert all("seat returns player_0" in line and "player_1" in line for line in lines), lines
+    assert "return +0.00" not in run.stdout
+    assert f"saved {path}" in run.stdout and "0 env runners" in run.stdout
+    result = run_arena([f"ppo:path={path}", "heuristic"], deals=2, seed=0, progress=False)
+    assert result.pairs[0].deals >= 4
+
+
+def test_an_env_runner_that_cannot_start_stops_the_run_with_a_message(tmp_path, monkeypatch):
+    """A node without the package: its runner's ``import sixtysix_env`` fails (here a stub package
+    put first on the runners' path; Ray puts the driver's folder before it, so the driver runs
+    from one without the package). The run stops at once, saying so, instead of training on
+    with fewer runners than it reports."""
+    import ray
+
+    stub = tmp_path / "stub" / "sixtysix_env"
+    stub.mkdir(parents=True)
+    (stub / "__init__.py").write_text("raise ModuleNotFoundError(\"No module named 'sixtysix_env'\")\n")
+    example = _example()
+    args = example.parse_args(["--env-runners", "1", "--envs-per-runner", "2", "--hidden", "16"])
+    monkeypatch.chdir(tmp_path)
+    ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        runtime_env={"env_vars": {"PYTHONPATH": str(stub.parent)}},
+    )
+    try:
+        with pytest.raises(SystemExit, match=r"env runner could not start.*\n.*sixtysix-env installed") as e:
+            example.build_algo(example.build_config(args), args.env_runners)
+        assert "sixtysix_env" in str(e.value)
+    finally:
+        ray.shutdown()

@@ -94,3 +94,42 @@ def test_infos_are_empty_unless_asked_for_and_a_bad_flag_is_refused():
     assert set(full[0]) >= {"seat", "winner", "game_points", "action_mask"}
     with pytest.raises(ValueError, match="infos must be True or False"):
         SixtySixTianshouEnv(3, infos="yes")
+
+
+def test_the_example_saves_a_q_network_the_arena_plays_and_reports_progress(tmp_path):
+    """``examples/tianshou_dqn.py`` prints progress lines between epochs (Tianshou itself prints
+    nothing there) and saves its Q network as a ``.npz`` the ``ppo`` agent loads: the same
+    Q values as logits, so the agent's greedy action is the DQN's; a short arena run plays it."""
+    import subprocess
+    import sys
+
+    import torch
+
+    from sixtysix_env.agents.mlp import MLPPolicy
+    from sixtysix_env.arena import run_arena
+
+    from .scripts import ROOT, load_script
+
+    path = tmp_path / "tianshou.npz"
+    small = ["--epochs", "1", "--epoch-steps", "600", "--envs", "2", "--batch", "64", "--eval-deals", "0"]
+    small += ["--print-every", "0.01", "--save-npz", str(path)]
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "tianshou_dqn.py"), *small],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("epoch 1 env steps") and any("deal return" in line for line in lines), lines
+    assert lines[-1].startswith(f"saved {path}") and f"ppo:path={path},heuristic" in lines[-1]
+    result = run_arena([f"ppo:path={path}", "heuristic"], deals=2, seed=0, progress=False)
+    assert result.pairs[0].deals >= 4
+    example = load_script("examples/tianshou_dqn.py")
+    _, _, net = example.make_collector(example.parse_args(["--envs", "2", "--hidden", "32"]))
+    mlp = MLPPolicy.load(example.to_mlp(net, "test").save(tmp_path / "fresh.npz"))
+    obs = np.random.default_rng(0).random((8, 235), dtype=np.float32)
+    with torch.no_grad():
+        q, _ = net(obs)
+    assert np.allclose(mlp.batch_logits(obs), q.numpy(), atol=1e-5)
+    assert mlp.predict_value(obs[0]) == 0.0

@@ -70,3 +70,42 @@ def test_gym_wrapper_refuses_the_next_step_mode_it_cannot_read():
     vec = SixtySixVectorEnv(2, autoreset_mode="NextStep")
     with pytest.raises(RuntimeError, match="SAME_STEP"):
         GymWrapper(vec, categorical_action_encoding=True)
+
+
+def test_the_example_saves_weights_the_arena_plays_as_its_network_did(tmp_path):
+    """``examples/torchrl_ppo.py`` writes what it trained as a ``.npz`` the ``ppo`` agent loads
+    (the same logits and value as the torch networks; a short arena run plays it), and its output
+    is its own progress lines, without TorchRL's INFO lines or warnings."""
+    import subprocess
+    import sys
+
+    import numpy as np
+
+    from sixtysix_env.agents.mlp import MLPPolicy
+    from sixtysix_env.arena import run_arena
+
+    from .scripts import ROOT, load_script
+
+    path = tmp_path / "torchrl.npz"
+    small = ["--frames", "256", "--frames-per-batch", "256", "--minibatch", "128", "--envs", "2", "--eval-deals", "0"]
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "torchrl_ppo.py"), *small, "--save-npz", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    lines = (run.stdout + run.stderr).splitlines()
+    assert [line.split()[0] for line in lines] == ["batch", "trained", "saved"], lines
+    assert f"ppo:path={path},heuristic" in lines[-1]
+    result = run_arena([f"ppo:path={path}", "heuristic"], deals=2, seed=0, progress=False)
+    assert result.pairs[0].deals >= 4
+    example = load_script("examples/torchrl_ppo.py")
+    args = example.parse_args(["--envs", "2"])
+    _, critic, net = example.make_networks(example.make_env(args), args)
+    value_net = critic.module
+    mlp = MLPPolicy.load(example.to_mlp(net, value_net, "test").save(tmp_path / "fresh.npz"))
+    obs = np.random.default_rng(0).random((8, 235), dtype=np.float32)
+    with torch.no_grad():
+        assert np.allclose(mlp.batch_logits(obs), net(torch.as_tensor(obs)).numpy(), atol=1e-5)
+        assert np.isclose(mlp.predict_value(obs[0]), value_net(torch.as_tensor(obs[0])).item(), atol=1e-5)

@@ -141,3 +141,37 @@ def test_maskable_ppo_trains_saves_loads_and_predicts_legal_actions(tmp_path):
         obs, _, done, _, info = env.step(int(action))
         if done:
             obs, info = env.reset()
+
+
+def test_action_masks_work_on_the_env_gym_make_returns():
+    """The docs' ``env.action_masks()`` on ``gym.make("SixtySix-v0")``: Gymnasium 1.x wrappers
+    forward no attributes, so the registered env must come back unwrapped; through a wrapper the
+    user adds, ``get_wrapper_attr`` (what MaskablePPO calls) finds it."""
+    env = gym.make("SixtySix-v0", opponent="heuristic")
+    _, info = env.reset(seed=3)
+    masks = env.action_masks()
+    assert masks.dtype == bool and np.array_equal(masks, info["action_mask"].astype(bool))
+    with pytest.raises(RuntimeError, match="reset"):  # the env enforces the call order itself
+        gym.make("SixtySix-v0").step(0)
+    for wrapped in (
+        gym.make("SixtySix-v0", disable_env_checker=False),
+        gym.wrappers.RecordEpisodeStatistics(gym.make("SixtySix-v0")),
+    ):
+        _, info = wrapped.reset(seed=3)
+        assert np.array_equal(wrapped.get_wrapper_attr("action_masks")(), info["action_mask"].astype(bool))
+
+
+def test_maskable_ppo_finds_the_masks_of_the_gym_make_env():
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+
+    env = gym.make("SixtySix-v0", opponent="random")
+    model = sb3_contrib.MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, n_epochs=1, seed=0, device="cpu")
+    vec = model.get_env()
+    assert is_masking_supported(vec)
+    model.learn(total_timesteps=64)
+    obs = vec.reset()
+    masks = get_action_masks(vec)
+    assert masks.shape == (1, 32) and masks.dtype == bool and masks.any()
+    action, _ = model.predict(obs, action_masks=masks, deterministic=True)
+    assert masks[0, int(action[0])]

@@ -134,12 +134,18 @@ def _closed_position(rules, seed: int) -> Deal | None:
     return deal if deal.outcome is None and deal.stock else None
 
 
+def _played_since_closing(history, player: int) -> int:
+    """Bitmask of the cards ``player`` has played since the close."""
+    closed_at = next(i for i, h in enumerate(history) if h & 31 == CLOSE)
+    return sum(1 << (h & 31) for h in history[closed_at:] if h >> 5 == player and h & 31 < 24)
+
+
 def _play_allows(rules, history, player: int, trump: int, hand: int) -> bool:
     """Whether ``player``, holding ``hand`` now (plus what he played since), could have made each of
     his follows after closing: the engine's follow rule replayed on that hand."""
     cards = [h for h in history if h & 31 < 24]
     closed_at = next(i for i, h in enumerate(history) if h & 31 == CLOSE)
-    held = hand | sum(1 << (h & 31) for h in history[closed_at:] if h >> 5 == player and h & 31 < 24)
+    held = hand | _played_since_closing(history, player)
     played_before = sum(1 for h in history[:closed_at] if h & 31 < 24)
     for i in range(played_before, len(cards) - 1, 2):
         lead, follow = cards[i] & 31, cards[i + 1]
@@ -169,16 +175,20 @@ def test_samples_after_closing_give_the_opponent_only_hands_his_play_allows(rule
     ruled_out = info.opponent_cannot_hold()
     assert not ruled_out & deal.hands[o] and not ruled_out & ~info.unseen
     assert _play_allows(rules, info.history, o, info.trump, deal.hands[o])
+    must_now = info.opponent_must_hold()
+    assert must_now & ~deal.hands[o] == 0
     rng = random.Random(seed)
     for sampled in (info.sample(rng), deal.resample_hidden(player, rng)):
-        assert not ruled_out & sampled.hands[o]
+        assert not ruled_out & sampled.hands[o] and must_now & ~sampled.hands[o] == 0
         assert sampled.hands[o].bit_count() == deal.hands[o].bit_count()
         assert _play_allows(rules, info.history, o, info.trump, sampled.hands[o])
     cannot, must = closing_exchange_evidence(
         info.history, o, info.exchange_card, rules.exchange_at_closing, info.decision
     )
-    assert not cannot & deal.hands[o] and must & ~deal.hands[o] == 0  # what closing's offer told is true
-    assert info.opponent_must_hold() & ~deal.hands[o] == 0
+    # Closing's offer tells what he held then: his hand now plus what he has played since (he may
+    # have played the exchange card he kept, so it need not be in his hand now).
+    held_at_closing = deal.hands[o] | _played_since_closing(info.history, o)
+    assert not cannot & held_at_closing and must & ~held_at_closing == 0
     for c in cards_of(ruled_out & ~cannot):
         assert not _play_allows(rules, info.history, o, info.trump, deal.known[o] | 1 << c)
 

@@ -65,3 +65,18 @@ def test_the_cli_type_refuses_ray_when_it_is_not_installed(monkeypatch):
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "ray" else real(name, *a))
     with pytest.raises(argparse.ArgumentTypeError, match=r"needs ray: pip install"):
         cli_ray_address("auto")
+
+
+def test_the_rllib_extra_installs_ray_client_and_each_framework_extra_draws_curves():
+    """``ray://`` addresses need ``ray[client]``; each framework example draws its PNG curve with
+    matplotlib (the ``plot`` extra) in the venv the docs name for it."""
+    from pathlib import Path
+
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    extras = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]
+    ray = next(r for r in extras["rllib"] if r.startswith("ray["))
+    assert "client" in ray.partition("[")[2].partition("]")[0].split(","), ray
+    for name in ("cleanrl", "tianshou", "torchrl", "openspiel", "rllib"):
+        assert any(r.startswith("sixtysix-env[") and "plot" in r for r in extras[name]), (name, extras[name])

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import secrets
 import signal
 import socket
 import subprocess
@@ -32,7 +33,7 @@ def cluster():
     30 s to start; on a loaded machine that can pass, so it is tried twice."""
     for attempt in (1, 2):
         try:
-            ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, _node_ip_address="127.0.0.1")
+            ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
             break
         except Exception as e:
             ray.shutdown()
@@ -264,23 +265,36 @@ def _kill_leftovers(marker: str) -> None:
                 os.kill(int(pid), signal.SIGKILL)
 
 
-@pytest.fixture
+def _environment(**auth: str) -> dict[str, str]:
+    """This process's environment without Ray's authentication variables, plus ``auth``: what a
+    test's cluster and driver see never depends on what an earlier ``ray.init()`` of this process
+    set (it sets ``RAY_AUTH_MODE=token`` for its children)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_AUTH_")}
+    return env | auth
+
+
+@pytest.fixture(scope="module")
 def head(tmp_path_factory):
-    """``ray start --head`` in a temp dir of its own (2 CPUs), its address; stopped after, with
-    every process it started (not ``ray stop``, which would end every Ray of the machine)."""
+    """``ray start --head`` with token authentication, as docs/ray.md starts one (2 CPUs, a temp
+    dir and a token file of its own): its address and the environment a driver needs for it
+    (``RAY_AUTH_MODE=token``, the token file). Stopped after, with every process it started (not
+    ``ray stop``, which would end every Ray of the machine)."""
     temp = tmp_path_factory.mktemp("rayhead")
+    token = temp / "auth_token"
+    token.write_text(secrets.token_hex(32))
+    env = _environment(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN_PATH=str(token))
     log = temp / "head.log"
-    cmd = [str(Path(sys.executable).with_name("ray")), "start", "--head", "--node-ip-address=127.0.0.1"]
+    cmd = [str(Path(sys.executable).with_name("ray")), "start", "--head"]
     cmd += [f"--port={_free_port()}", "--num-cpus=2"]
     cmd += [f"--temp-dir={temp}", "--include-dashboard=false", "--disable-usage-stats", "--block"]
     with log.open("w") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True, env=env)
     try:
         deadline = time.monotonic() + 180
         while (found := re.search(r"--address='([^']+)'", log.read_text())) is None:
             assert proc.poll() is None and time.monotonic() < deadline, log.read_text()[-3000:]
             time.sleep(1)
-        yield found.group(1)
+        yield found.group(1), env
     finally:
         try:
             os.killpg(proc.pid, signal.SIGTERM)
@@ -291,15 +305,62 @@ def head(tmp_path_factory):
 
 
 def test_the_arena_cli_on_a_started_cluster_writes_the_local_tables(head, tmp_path):
+    """A driver on the head that names it as HOST:PORT, with ``RAY_AUTH_MODE=token`` (the token
+    in the file Ray reads): docs/ray.md's command. Alone or after any other test."""
+    address, env = head
     args = [sys.executable, "-m", "sixtysix_env.arena", "--agents", "heuristic,random", "--deals", "10"]
     args += ["--block", "5", "--seed", "11", "--no-progress"]
     subprocess.run([*args, "--out", str(tmp_path / "local")], check=True, capture_output=True, timeout=600)
     run = subprocess.run(
-        [*args, "--out", str(tmp_path / "ray"), "--ray", head], capture_output=True, text=True, timeout=600
+        [*args, "--out", str(tmp_path / "ray"), "--ray", address], capture_output=True, text=True, timeout=600, env=env
     )
     assert run.returncode == 0, run.stderr[-3000:]
     for name in ("pairs.csv", "elo.csv", "deals.csv"):
         assert (tmp_path / "ray" / name).read_bytes() == (tmp_path / "local" / name).read_bytes(), name
+
+
+def test_a_driver_that_names_the_head_without_token_mode_is_told_what_to_set(head, tmp_path):
+    """Without ``RAY_AUTH_MODE=token`` a HOST:PORT driver sends no token (Ray turns it on by
+    itself only for ``auto``), and the cluster refuses it: the error says which variable to set."""
+    address, env = head
+    args = [sys.executable, "-m", "sixtysix_env.arena", "--agents", "heuristic,random", "--deals", "2"]
+    args += ["--no-progress", "--out", str(tmp_path), "--ray", address]
+    bare = {k: v for k, v in env.items() if k != "RAY_AUTH_MODE"}
+    run = subprocess.run(args, capture_output=True, text=True, timeout=600, env=bare)
+    assert run.returncode != 0
+    assert f"could not connect to the Ray cluster at {address}" in run.stderr
+    assert "must set RAY_AUTH_MODE=token" in run.stderr and "--ray auto" in run.stderr
+
+
+def test_a_node_without_the_package_stops_the_run_saying_so(tmp_path):
+    """Workers that cannot import ``sixtysix_env`` (a stub package first on their path, as on a
+    node where it is not installed; the driver itself imports the real one): the first task's
+    failure stops the run with an error that says what is missing."""
+    stub = tmp_path / "stub" / "sixtysix_env"
+    stub.mkdir(parents=True)
+    (stub / "__init__.py").write_text("raise ModuleNotFoundError(\"No module named 'sixtysix_env'\")\n")
+    code = (
+        "import sys\n"
+        f"sys.path[:] = [p for p in sys.path if p != {str(stub.parent)!r}]\n"
+        "from sixtysix_env.distributed import RayExecutor\n"
+        "with RayExecutor('local', num_cpus=1) as ex:\n"
+        "    print(list(ex.map(abs, [-1, -2])))\n"
+    )
+    env = _environment(PYTHONPATH=str(stub.parent))  # the workers inherit it; the driver drops it
+    run = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=600
+    )
+    assert run.returncode != 0 and "[1, 2]" not in run.stdout
+    assert "a Ray worker could not import sixtysix_env" in run.stderr and "sixtysix-env installed" in run.stderr
+
+
+def test_the_rllib_extra_brings_ray_client_for_ray_addresses():
+    """``ray://HOST:10001`` needs Ray Client (``ray[client]``: grpcio), which this venv has from the
+    ``rllib`` extra."""
+    import importlib.util
+
+    assert importlib.util.find_spec("grpc") is not None
+    from ray.util.client import ray as client  # noqa: F401  (fails without ray[client])
 
 
 def test_the_arena_cli_refuses_a_bad_ray_address(tmp_path):

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import random
 from pathlib import Path
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from sixtysix_env import Deal, Match
+from sixtysix_env.cards import card_str
 from sixtysix_env.multiplayer import FOUR_PRESETS, THREE_PRESETS, FourDeal, TableMatch, ThreeDeal
 from sixtysix_env.records import (
     RECORD_FORMAT,
@@ -346,6 +350,45 @@ def test_saved_file_is_readable_utf8_json(record: dict, tmp_path) -> None:
     assert not (tmp_path / "bad.json").exists()
 
 
+# ------------------------------------------------------------------------------------ the Russian cut
+_NINES = ["9C", "9S", "9H", "9D"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    order=st.permutations(range(24)),
+    cuts=st.lists(st.sampled_from(_NINES), max_size=3),
+    dealer=st.integers(0, 3),
+    steps=st.integers(0, 40),
+    seed=st.integers(0, 2**16),
+)
+def test_a_russian_deal_reads_back_its_cut(order, cuts, dealer, steps, seed) -> None:
+    """Every cut the Russian four-player game can show (none, one or two nines and play goes on;
+    three nines and the dealing pair scores 1 without a card played, RULES 5.3) is written to the
+    record and read back: the replayed deal shows the same nines, and a deal ended by the cut
+    stays ended by it."""
+    from sixtysix_env.multiplayer import TableTermination
+    from sixtysix_env.records import loads_json
+
+    rules = FOUR_PRESETS["russian"]
+    hands = [[order[6 * p + k] for k in range(6)] for p in range(4)]
+    assume(len(cuts) == 3 or hands[dealer][5] % 6 != 0)  # a cut that stopped shows no nine at the bottom
+    deal = FourDeal.from_arrangement(hands, dealer, rules, cuts=" ".join(cuts))
+    play(deal, random.Random(seed), steps)
+    record = to_record(deal)
+    assert record.get("cuts", []) == cuts  # written as shown, in order
+    back = from_record(loads_json(json.dumps(record)))
+    assert [card_str(c) for c in back.cuts] == cuts
+    assert_same_deal(back, deal)
+    if len(cuts) == 3:
+        assert back.is_over and back.outcome.termination == TableTermination.CUT and back.history == []
+        assert back.outcome.scored == ((1, 0) if dealer % 2 == 0 else (0, 1))  # the dealing pair
+        match = from_record(loads_json(json.dumps(match_record([deal]))))
+        assert [card_str(c) for c in match[0].cuts] == cuts
+    else:
+        assert back.outcome == deal.outcome and (back.outcome is None or back.history)
+
+
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "records.md"
 
 
@@ -378,3 +421,160 @@ if __name__ == "__main__":  # rewrite the examples of docs/records.md
         new.append(example + "\n```" + part.split("```", 1)[1])
     DOCS.write_text("```json\n".join(new), encoding="utf-8")
     print(f"rewrote the examples in {DOCS}")
+
+
+# ---------------------------------------------------------------------------------------- trust
+def _two_deal_match() -> dict:
+    """A two-player match record of at least two deals, the first won with some game points."""
+    for seed in range(50):
+        rng = random.Random(seed)
+        match = Match(PRESETS["standard"], rng)
+        deals = []
+        while not match.is_over and len(deals) < 3:
+            while not match.deal.is_over:
+                match.apply(rng.choice(match.deal.legal_actions()))
+            deals.append(match.deal)
+            if not match.is_over:
+                match.next_deal()
+        if len(deals) >= 2:
+            return match_record(deals, players=["ann", "bob"])
+    raise AssertionError("no match of two deals")
+
+
+def test_a_deal_whose_scores_do_not_follow_the_previous_deal_is_refused() -> None:
+    """Deal 1 must start at the match score deal 0 left: [5, 5] after a deal ending [3, 0] is refused
+    by from_record, replay_frames and POST /api/replay, each naming the deal."""
+    record = _two_deal_match()
+    from_record(record)  # as written, it reads
+    after_first = record["running_scores"][0]
+    assert record["deals"][1]["scores"] == after_first
+    bad = copy.deepcopy(record)
+    bad["deals"][1]["scores"] = [x + 2 for x in after_first]
+    with pytest.raises(ValueError, match=r"deal 1: scores \[.*\] do not follow the previous deal"):
+        from_record(bad)
+    pytest.importorskip("flask")
+    from sixtysix_env.web import create_app
+    from sixtysix_env.web.replay import replay_frames
+
+    with pytest.raises(ValueError, match=r"deal 1: scores"):
+        replay_frames(bad)
+    client = create_app("random", seed=1).test_client()
+    answer = client.post("/api/replay", json=bad, headers={"Host": "127.0.0.1"})
+    assert answer.status_code == 400 and "deal 1: scores" in answer.get_json()["error"]
+    assert client.post("/api/replay", json=record, headers={"Host": "127.0.0.1"}).status_code == 200
+
+
+def test_table_match_records_keep_their_deals_scores_in_order() -> None:
+    """The check holds for the table games too: a Russian four-player match reads back, and a
+    later deal moved to another score is refused."""
+    for seed in range(40):
+        rng = random.Random(seed)
+        match = TableMatch(FourDeal, FOUR_PRESETS["russian"], rng)
+        deals = []
+        while not match.is_over and len(deals) < 4:
+            while not match.deal.is_over:
+                match.apply(rng.choice(match.deal.legal_actions()))
+            deals.append(match.deal)
+            if not match.is_over:
+                match.next_deal()
+        record = match_record(deals, players=["a", "b", "c", "d"])
+        assert len(from_record(record)) == len(deals)
+        if len(deals) >= 2:
+            bad = copy.deepcopy(record)
+            bad["deals"][-1]["scores"] = [s + 1 for s in bad["deals"][-1]["scores"]]
+            with pytest.raises(ValueError, match=rf"deal {len(deals) - 1}: scores .* do not follow"):
+                from_record(bad)
+            return
+    raise AssertionError("no Russian match of two deals")
+
+
+def _load_in_time(load, path: Path, seconds: float = 5.0):
+    """``load(path)`` in a thread: (finished, result or exception). A FIFO opened for reading
+    blocks until a writer comes; the test opens one afterwards so the thread never hangs."""
+    import threading
+
+    box: list = []
+    thread = threading.Thread(target=lambda: box.append(_call(load, path)), daemon=True)
+    thread.start()
+    thread.join(seconds)
+    done = not thread.is_alive()
+    if not done:
+        os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))  # let the blocked reader see an end
+        thread.join(5)
+    return done, box[0] if box else None
+
+
+def _call(load, path):
+    try:
+        return load(path)
+    except Exception as e:  # returned, to be checked by the test
+        return e
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo"])
+def test_a_record_path_that_is_not_a_file_is_a_value_error_naming_it(tmp_path, kind) -> None:
+    path = tmp_path / "x.json"
+    path.mkdir() if kind == "folder" else os.mkfifo(path)
+    done, result = _load_in_time(load_record, path)
+    assert done, "load_record blocked on a FIFO"
+    assert isinstance(result, ValueError) and str(path) in str(result), repr(result)
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo"])
+def test_a_model_path_that_is_not_a_file_is_a_value_error_naming_it(tmp_path, kind) -> None:
+    from sixtysix_env.agents.mlp import MLPPolicy
+    from sixtysix_env.agents.ppo import load_policy
+
+    path = tmp_path / "x.npz"
+    path.mkdir() if kind == "folder" else os.mkfifo(path)
+    for load in (MLPPolicy.load, load_policy):
+        done, result = _load_in_time(load, path)
+        assert done, f"{load.__qualname__} blocked on a FIFO"
+        assert isinstance(result, ValueError) and str(path) in str(result), repr(result)
+    with pytest.raises(FileNotFoundError):
+        MLPPolicy.load(tmp_path / "missing.npz")
+
+
+def test_model_meta_with_a_huge_number_names_the_file(tmp_path) -> None:
+    import numpy as np
+
+    from sixtysix_env.agents.mlp import FORMAT, VERSION, MLPPolicy
+
+    path = tmp_path / "big.npz"
+    meta = f'{{"format": "{FORMAT}", "version": {VERSION}, "observation_size": {"9" * 5000}}}'
+    np.savez(path, meta=np.array(meta))
+    with pytest.raises(ValueError, match=r"big\.npz") as e:
+        MLPPolicy.load(path)
+    assert "5,000 digits" in str(e.value) and len(str(e.value)) < 400
+
+
+def test_a_model_file_with_many_members_is_refused_quickly_and_briefly(tmp_path) -> None:
+    import time
+    import zipfile
+
+    from sixtysix_env.agents.mlp import MLPPolicy
+
+    path = tmp_path / "many.npz"
+    with zipfile.ZipFile(path, "w") as z:
+        for i in range(20_000):
+            z.writestr(f"policy_w{i}.npy", b"")
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=r"many\.npz") as e:
+        MLPPolicy.load(path)
+    took = time.perf_counter() - start
+    message = str(e.value)
+    assert "20,000 members" in message and len(message) < 300 and "policy_w19999" not in message
+    assert took < 0.1, f"{took:.3f} s to refuse"
+    # a directory that declares few members but is far larger than they need is refused as well
+    data = bytearray(path.read_bytes())
+    end = data.rfind(b"PK\x05\x06")
+    data[end + 8 : end + 12] = (5).to_bytes(2, "little") * 2  # 5 entries on this disk, 5 in all
+    path.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match="zip directory"):
+        MLPPolicy.load(path)
+
+
+def test_the_shipped_model_still_loads() -> None:
+    from sixtysix_env.agents.ppo import DEFAULT_MODEL, load_policy
+
+    assert load_policy(DEFAULT_MODEL).observation_size == 235

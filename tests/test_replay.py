@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
+import threading
 
 import pytest
 
@@ -12,7 +14,7 @@ from sixtysix_env import Deal, Match
 from sixtysix_env.multiplayer import FourDeal, TableMatch, ThreeDeal
 from sixtysix_env.records import match_record, save_record, to_record
 from sixtysix_env.replay import main
-from sixtysix_env.textplay import move_text
+from sixtysix_env.textplay import EVERY_SEAT, move_text
 
 
 def run(argv: list[str], stdin: str = "") -> tuple[int, str]:
@@ -96,7 +98,7 @@ def test_replay_of_table_games(game, tmp_path) -> None:
     assert len(steps) == len(first.history)
     replayed = first.__class__.from_arrangement(first.dealt, first.dealer, first.rules)
     for line, x in zip(steps, first.history, strict=True):
-        assert names[x >> 6] in line and move_text(replayed, x & 63) in line
+        assert names[x >> 6] in line and move_text(replayed, x & 63, EVERY_SEAT) in line
         replayed.apply(x & 63)
     if game is FourDeal:
         assert "ann & cat" in text and "bob & dan" in text
@@ -152,3 +154,38 @@ def test_odd_paths_get_one_clear_line(tmp_path, capsys, monkeypatch) -> None:
     assert run([str(tmp_path / "c.json")])[0] == 2
     err = capsys.readouterr().err
     assert "not a UTF-8 text file" in err and "Traceback" not in err
+
+
+def test_record_text_is_shown_without_control_characters(tmp_path) -> None:
+    """Player names and meta are the record's to choose: a window title (OSC 0), a clipboard write
+    (OSC 52), a screen clear, a bidi override and a forged line reach the terminal as visible escapes."""
+    deal = finished(Deal.new("standard", random.Random(3)), random.Random(3))
+    evil = ["ann\x1b]0;owned\x07", "bob\x1b]52;c;ZXZpbA==\x07\x1b[2J\u202e\nResult: ann won"]
+    meta = {"source": "web\x1b[31m", "created": "2026\x9b1m"}
+    path = save_record(tmp_path / "evil.json", to_record(deal, players=evil, meta=meta))
+    code, text = run([str(path)])
+    assert code == 0
+    for bad in ("\x1b", "\x07", "\x9b", "\u202e"):
+        assert bad not in text
+    assert "ann\\x1b]0;owned\\x07" in text  # shown, not executed
+    assert not any(line.startswith("Result: ann won") for line in text.splitlines())
+
+
+def test_a_folder_and_a_fifo_get_one_clear_line(tmp_path, capsys) -> None:
+    folder = tmp_path / "x.json"
+    folder.mkdir()
+    assert run([str(folder)])[0] == 2
+    assert "is a folder" in capsys.readouterr().err
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    codes: list[int] = []
+    reader = threading.Thread(target=lambda: codes.append(run([str(fifo)])[0]), daemon=True)
+    reader.start()
+    reader.join(5)
+    if reader.is_alive():  # it opened the FIFO and waits for a writer: let it see an end, then fail
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        reader.join(5)
+        pytest.fail("replay blocked on a FIFO")
+    assert codes == [2]  # refused before it is opened
+    err = capsys.readouterr().err
+    assert str(fifo) in err and "not a regular file" in err

@@ -23,6 +23,8 @@ from sixtysix_env.tournament import league_markdown, run_tournament
 from sixtysix_env.tournament.guard import SignalGuard
 from sixtysix_env.tournament.remote import Limits, RemoteBot
 
+from .tournament_helpers import alive
+
 CHEATERS = Path(__file__).with_name("cheaters")
 KEY = b"teacher-secret-key-0123456789"
 
@@ -165,14 +167,6 @@ class Honest:
 """
 
 
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
 def test_a_cpu_hogs_processes_are_stopped_between_its_turns_and_killed_with_its_task(tmp_path) -> None:
     """Item 9: the hog's process group is stopped on the opponent's turn, its children (the one
     that left the group too) are dead when its task ends."""
@@ -187,9 +181,9 @@ def test_a_cpu_hogs_processes_are_stopped_between_its_turns_and_killed_with_its_
     def after_block(task, res) -> None:
         listed = [int(line.split()[0]) for line in pids.read_text().splitlines()] if pids.is_file() else []
         deadline = time.monotonic() + 5
-        while [p for p in listed if _alive(p)] and time.monotonic() < deadline:
+        while [p for p in listed if alive(p)] and time.monotonic() < deadline:
             time.sleep(0.05)
-        survivors.extend(p for p in listed if _alive(p))
+        survivors.extend(p for p in listed if alive(p))
 
     t = run_tournament(
         folder, deals=2, block=1, time_limit_ms=5000, key=KEY, log_dir=tmp_path / "logs", own_uids=False,
@@ -261,7 +255,10 @@ def test_a_bot_that_signals_the_host_is_disqualified_and_the_tournament_finishes
     assert re.fullmatch("sent SIG(TERM|INT|USR1) to the tournament host", status["signaller"][1])
     assert t.arena.deal_records and status["heuristic"][0] == "plays"
     lines = [json.loads(line) for line in journal.read_text().splitlines()]
-    assert {"disqualified": "signaller", "reason": status["signaller"][1]} in lines
+    assert {"disqualified": "signaller", "reason": status["signaller"][1]} in [
+        {k: v for k, v in x.items() if k != "mac"}
+        for x in lines  # each line also carries its HMAC
+    ]
     assert sum("tasks" in x for x in lines) == 2  # both blocks journaled
 
 
@@ -277,14 +274,14 @@ def test_run_as_root_a_bot_cannot_signal_the_host_at_all(tmp_path) -> None:
 
 
 def test_run_as_root_a_bot_cannot_read_the_other_bots_code(tmp_path) -> None:
-    """Item 7: each bot's staged copy is its own to read (not to write), with the folder's helpers."""
+    """Item 7: each bot's staged copy is its own to read (not to write), with its own helpers only."""
     if os.geteuid() != 0:
         pytest.skip("needs root (bots under their own user ids)")
     folder = _bots(tmp_path, "source_reader", "memoriser")
-    (folder / "_helper.py").write_text("X = 1\n")
+    (folder / "_source_reader_helper.py").write_text("X = 1\n")
     t = run_tournament(folder, include=["heuristic"], deals=1, block=1, key=KEY, log_dir=tmp_path / "logs")
     seen = _log(tmp_path, "source_reader")
-    assert "HERE ['_helper.py', 'source_reader.py']" in seen and "STAGING PermissionError" in seen
+    assert "HERE ['_source_reader_helper.py', 'source_reader.py']" in seen and "STAGING PermissionError" in seen
     assert "READ" not in seen and seen.count("DENIED") == 14 * seen.count("HERE")
     assert {b.status for b in t.bots} == {"plays"} and not t.arena.faults
 

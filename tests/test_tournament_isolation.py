@@ -18,22 +18,16 @@ import pytest
 from sixtysix_env.tournament import league_markdown, run_tournament
 from sixtysix_env.tournament import run as run_module
 from sixtysix_env.tournament.apart import run_apart
-from sixtysix_env.tournament.jail import probe, writable_dirs
+from sixtysix_env.tournament.jail import writable_dirs
 from sixtysix_env.tournament.remote import NPROC
+
+from .tournament_helpers import no_jail
 
 CHEATERS = Path(__file__).with_name("cheaters")
 KEY = b"teacher-secret-key-0123456789"
 
 
-def _no_jail() -> str:
-    """Why games get no namespaces here ("" when they do): the root tests skip, saying why."""
-    if not hasattr(os, "geteuid") or os.geteuid() != 0:
-        return "needs root on Linux (namespaces per game need CAP_SYS_ADMIN)"
-    why = probe(writable_dirs())
-    return f"root, but namespaces per game fail here: {why}" if why else ""
-
-
-NO_JAIL = _no_jail()
+NO_JAIL = no_jail()
 needs_root = pytest.mark.skipif(bool(NO_JAIL), reason=NO_JAIL)
 
 

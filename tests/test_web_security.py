@@ -3,10 +3,16 @@ harmless) with a clear JSON error, and changes nothing. docs/web-security.md say
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import json
 import os
 import pickle
 import random
+import re
+import socket
+import threading
+import time
 import zipfile
 from pathlib import Path
 
@@ -183,7 +189,19 @@ def test_host_values_that_are_not_a_name_and_port_are_not_read(value):
     assert split_host(value) is None
 
 
-@pytest.mark.parametrize("host", ["localhost", "LOCALHOST:8066", "127.0.0.1:8066", "[::1]:8066", "[::1]", "127.0.0.1"])
+@pytest.mark.parametrize(
+    "host",
+    [
+        "localhost",
+        "LOCALHOST:8066",
+        "127.0.0.1:8066",
+        "[::1]:8066",
+        "[::1]",
+        "127.0.0.1",
+        "127.0.0.2:8066",
+        "127.9.8.7",
+    ],
+)
 def test_loopback_hosts_with_or_without_a_port_are_served(client, host):
     r = client.post("/api/games", json={}, headers={"Host": host})
     assert r.status_code == 200
@@ -240,7 +258,7 @@ class _FakeServer:
 
 @pytest.mark.parametrize(("host", "warned"), [("0.0.0.0", True), ("192.168.1.5", True), ("127.0.0.1", False)])
 def test_listening_beyond_loopback_warns_that_there_is_no_authentication(monkeypatch, capsys, tmp_path, host, warned):
-    monkeypatch.setattr("werkzeug.serving.make_server", lambda *a, **k: _FakeServer())
+    monkeypatch.setattr("sixtysix_env.web.server.make_web_server", lambda *a, **k: _FakeServer())
     monkeypatch.setattr("socket.getaddrinfo", lambda *a, **k: [])
     web_main(["--host", host, "--opponent", "random", "--records", str(tmp_path)])
     err = capsys.readouterr().err
@@ -566,3 +584,136 @@ def test_a_giant_action_is_not_echoed_whole(client):
     gid, _ = _new(client)
     r = client.post(f"/api/games/{gid}/actions", json={"action": "x" * 10_000})
     assert r.status_code == 400 and len(r.data) < 1000
+
+
+# ------------------------------------------------------------------ the server itself: addresses, threads, bodies
+@pytest.mark.parametrize(("host", "shown"), [("0.0.0.0", "127.0.0.1"), ("::", "[::1]"), ("127.0.0.1", "127.0.0.1")])
+def test_the_printed_address_is_one_the_host_check_accepts(monkeypatch, capsys, tmp_path, host, shown):
+    monkeypatch.setattr("sixtysix_env.web.server.make_web_server", lambda *a, **k: _FakeServer())
+    monkeypatch.setattr("socket.getaddrinfo", lambda *a, **k: [])
+    web_main(["--host", host, "--opponent", "random", "--records", str(tmp_path)])
+    out = capsys.readouterr().out
+    printed = re.search(r"open http://(\S+)/ in your browser", out)
+    assert printed and printed.group(1) == f"{shown}:8066", out
+    app = create_app("random", seed=1, host=host).test_client()
+    assert app.get("/api/config", headers={"Host": printed.group(1)}).status_code == 200
+    assert ("--allow-host" in out) == (host != "127.0.0.1")
+
+
+@contextlib.contextmanager
+def _live_server(tmp_path, **limits):
+    """The real server of ``python -m sixtysix_env.web`` on a free loopback port, in a thread."""
+    from sixtysix_env.web.server import make_web_server
+
+    server = make_web_server("127.0.0.1", 0, create_app("random", records=tmp_path / "records", seed=3), **limits)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(10)
+
+
+def _get(port: int, path: str = "/api/config", timeout: float = 10.0) -> tuple[int, bytes]:
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
+        data = b""
+        while chunk := s.recv(65536):
+            data += chunk
+    return int(data.split(b" ", 2)[1]), data
+
+
+def test_half_sent_requests_hold_a_bounded_number_of_threads_and_time_out(tmp_path):
+    """Slowloris: 60 connections each send half a request and wait. At most ``threads`` workers
+    exist at once, ``queue_size`` connections wait for one, the rest get a 503 at once; each
+    worker gives up at the read timeout, and a whole request is answered after."""
+    base = threading.active_count()
+    with _live_server(tmp_path, threads=4, queue_size=8, read_timeout=1.0, request_deadline=2.0) as server:
+        port = server.server_port
+        sockets = []
+        most = 0
+        try:
+            for _ in range(60):
+                s = socket.create_connection(("127.0.0.1", port), timeout=5)
+                s.sendall(b"GET /api/config HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # no blank line: never ends
+                sockets.append(s)
+                most = max(most, threading.active_count() - base)
+            busy = 0
+            for s in sockets[-20:]:  # beyond the workers and the queue: refused at once, unread
+                s.settimeout(2)
+                busy += s.recv(64).startswith(b"HTTP/1.1 503")
+            assert busy == 20
+            deadline = time.monotonic() + 3
+            while time.monotonic() < deadline:
+                most = max(most, threading.active_count() - base)
+                time.sleep(0.05)
+            assert most <= 4 + 1, f"{most} threads for 60 half-sent requests"  # the workers and serve_forever
+            status, _ = _get(port)
+            assert status == 200
+        finally:
+            for s in sockets:
+                s.close()
+
+
+def test_a_client_that_drips_bytes_is_cut_off_at_the_request_deadline(tmp_path):
+    with _live_server(tmp_path, threads=2, read_timeout=1.0, request_deadline=1.5) as server:
+        s = socket.create_connection(("127.0.0.1", server.server_port), timeout=5)
+        start = time.monotonic()
+        try:
+            s.sendall(b"GET /api/config HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+            closed = False
+            while time.monotonic() - start < 8:
+                try:
+                    s.sendall(b"a")  # one byte every 0.3 s: each read is well within the read timeout
+                except OSError:
+                    closed = True
+                    break
+                s.settimeout(0.3)
+                try:
+                    if s.recv(1024) == b"":
+                        closed = True
+                        break
+                except TimeoutError:
+                    pass
+        finally:
+            s.close()
+        assert closed and time.monotonic() - start < 4, "the drip kept a worker past the request deadline"
+
+
+def test_a_chunked_body_is_refused_without_being_read(tmp_path):
+    """A body with Transfer-Encoding has no size to check before reading: it gets a 411 and no
+    game is made (werkzeug would read it all, past the 1 MiB limit, and then find it empty)."""
+    with _live_server(tmp_path, threads=2, read_timeout=2.0, request_deadline=5.0) as server:
+        body = json.dumps({"rules": "standard", "opponent": "random"}).encode()
+        chunk = f"{len(body):x}\r\n".encode() + body + b"\r\n0\r\n\r\n"
+        head = (
+            f"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1:{server.server_port}\r\nContent-Type: application/json\r\n"
+            "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+        ).encode()
+        with socket.create_connection(("127.0.0.1", server.server_port), timeout=10) as s:
+            s.sendall(head + chunk)
+            data = b""
+            while part := s.recv(65536):
+                data += part
+        status = int(data.split(b" ", 2)[1])
+        assert status == 411 and b"Content-Length" in data, data[:300]
+        assert not server.app.config["server"].games
+
+
+def test_a_chunked_body_gets_a_411_on_every_post_route(client):
+    gid, _ = _new(client)
+    for path in ("/api/games", f"/api/games/{gid}/actions", f"/api/games/{gid}/next", "/api/replay"):
+        r = client.post(path, data=b"{}", headers={"Transfer-Encoding": "chunked", "Content-Type": JSON})
+        assert r.status_code == 411 and "Transfer-Encoding" in r.json["error"], (path, r.json)
+    assert len(_server(client).games) == 1
+
+
+def test_the_guide_states_the_servers_numbers():
+    from sixtysix_env.web import server
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "web-security.md").read_text(encoding="utf-8")
+    assert f"**{server.MAX_THREADS} worker" in text and f"**{server.QUEUE_SIZE}**" in text
+    assert f"**{server.READ_TIMEOUT_S:g} s**" in text and f"**{server.REQUEST_DEADLINE_S:g} s**" in text
+    assert "127.0.0.0/8" in text and "Transfer-Encoding" in text

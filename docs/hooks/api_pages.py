@@ -3,20 +3,23 @@ mkdocstrings from the docstrings of the names in each module's ``__all__``.
 
 Public means no part of the module's path starts with ``_``. A name of ``__all__`` without a
 docstring is a warning, so ``mkdocs build --strict`` fails until it has one; constants take an
-attribute docstring (a string literal on the line after the assignment).
+attribute docstring (a string literal on the line after the assignment). Everything is read from
+the source (griffe), nothing imported, so the build needs only the ``docs`` extra.
+
+The navigation groups the pages by layer (``LAYERS``: engine, environments, agents, tools) and
+lists only the modules a user imports from (``in_nav``); the internal modules keep their pages,
+reached from the index and from links, but stay out of the sidebar.
 """
 
 from __future__ import annotations
 
-import importlib
-import inspect
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from mkdocs.plugins import get_plugin_logger
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import File, Files, InclusionLevel
 
 log = get_plugin_logger("api_pages")
 
@@ -44,17 +47,6 @@ def _public_modules(pkg: Any) -> list[Any]:
         if not name.startswith("_") and not sub.is_alias:
             out += _public_modules(sub)
     return out
-
-
-def _runtime(module: str, name: str) -> Any:
-    return getattr(importlib.import_module(module), name)
-
-
-def _runtime_path(obj: Any, fallback: str) -> str:
-    if inspect.ismodule(obj):
-        return obj.__name__
-    mod, qual = getattr(obj, "__module__", None), getattr(obj, "__qualname__", None)
-    return f"{mod}.{qual}" if mod and qual else fallback
 
 
 @cache
@@ -86,24 +78,69 @@ def collect(package: str = PACKAGE, root: Path = ROOT) -> tuple[ModuleDoc, ...]:
 
 
 def _describe(module: Any, name: str) -> tuple[str, bool]:
-    """(the object's full path, whether it has a docstring) for one name of ``module.__all__``."""
+    """(the object's full path, whether it has a docstring) for one name of ``module.__all__``.
+
+    Read from the source alone, never by importing: a name the module imports lazily (in its
+    ``__getattr__``, as ``sixtysix_env.web`` does with the Flask app) is found through that import,
+    so the docs build needs only the ``docs`` extra."""
+    target = None
     if name in module.members:
-        obj = module.members[name]
+        target = _follow(module.members[name])
+    if target is None:
+        target = _lazy_target(module, name)
+    if target is None:
+        return f"{module.path}.{name}", False
+    return target.path, bool(target.docstring and target.docstring.value.strip())
+
+
+def _follow(obj: Any) -> Any:
+    try:
+        return obj.final_target if obj.is_alias else obj
+    except Exception:  # an alias griffe cannot follow
+        return None
+
+
+def _lazy_target(module: Any, name: str) -> Any:
+    """The object a module imports lazily under ``name``: a ``from .x import name`` anywhere in
+    its source, or a module path string (``"sixtysix_env.envs.gym_env"``) whose module defines ``name``
+    or is itself called ``name``."""
+    import ast
+
+    root = module.package
+    tree = ast.parse(Path(module.filepath).read_text(encoding="utf-8"))
+    is_init = Path(module.filepath).name == "__init__.py"
+    package = module.path if is_init else module.path.rpartition(".")[0]
+    candidates: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and any((a.asname or a.name) == name for a in node.names):
+            base = package
+            for _ in range(max(node.level - 1, 0)):
+                base = base.rpartition(".")[0]
+            source = f"{base}.{node.module}" if node.level else (node.module or "")
+            real = next(a.name for a in node.names if (a.asname or a.name) == name)
+            candidates.append(f"{source}.{real}")
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith(root.path + "."):
+            candidates += [node.value] if node.value.rpartition(".")[2] == name else [f"{node.value}.{name}"]
+    for full in candidates:
         try:
-            target = obj.final_target if obj.is_alias else obj
-            return target.path, bool(target.docstring and target.docstring.value.strip())
-        except Exception:  # an alias griffe cannot follow (a lazy import): ask Python
-            pass
-    value = _runtime(module.path, name)
-    has_doc = (inspect.ismodule(value) or inspect.isclass(value) or callable(value)) and bool(
-        (value.__doc__ or "").strip()
-    )
-    return _runtime_path(value, f"{module.path}.{name}"), has_doc
+            return _follow(root[full[len(root.path) + 1 :]])
+        except Exception:  # a string that is not a path of the package
+            continue
+    return None
 
 
 def module_page(doc: ModuleDoc) -> str:
-    """The Markdown of one module's page."""
-    lines = [f"# `{doc.path}`", "", f"::: {doc.path}", "    options:", "      show_root_heading: false"]
+    """The Markdown of one module's page; an internal module's page says so, and where it belongs,
+    since the sidebar does not show it."""
+    lines = [f"# `{doc.path}`", ""]
+    if not in_nav(doc.path):
+        parent = doc.path.rpartition(".")[0]
+        lines += [
+            f"*Internal module* of the {layer(doc.path).lower()} layer, part of [`{parent}`][{parent}]: the",
+            "sidebar lists the modules you import from, the [API reference](index.md) every module.",
+            "",
+        ]
+    lines += [f"::: {doc.path}", "    options:", "      show_root_heading: false"]
     if doc.exports is not None:
         members = ", ".join(f'"{n}"' for n in doc.members) or ""
         lines.append(f"      members: [{members}]" if members else "      members: false")
@@ -114,15 +151,124 @@ def module_page(doc: ModuleDoc) -> str:
 
 
 INDEX_MARKER = "<!-- api-index -->"
-"""Where docs/api/index.md gets the table of every module page."""
+"""Where docs/api/index.md gets the tables of every module page, layer by layer."""
+
+LAYERS: dict[str, tuple[str, ...]] = {
+    "Engine": (
+        "sixtysix_env",
+        "sixtysix_env.cards",
+        "sixtysix_env.actions",
+        "sixtysix_env.rules",
+        "sixtysix_env.engine",
+        "sixtysix_env.deal_types",
+        "sixtysix_env.infostate",
+        "sixtysix_env.match",
+        "sixtysix_env.perft",
+        "sixtysix_env.checks",
+        "sixtysix_env.rulesdoc",
+        "sixtysix_env.multiplayer",
+    ),
+    "Environments": (
+        "sixtysix_env.envs",
+        "sixtysix_env.observers",
+        "sixtysix_env.rewards",
+        "sixtysix_env.registration",
+        "sixtysix_env.multiplayer.observers",
+        "sixtysix_env.multiplayer.rewards",
+        "sixtysix_env.fast",
+    ),
+    "Agents": ("sixtysix_env.agents",),
+    "Tools": (),
+}
+"""The layers of the reference, each with the modules (and, but for the package itself, the
+packages) it holds; the longest match wins, and a module no entry matches is a tool."""
+
+ENTRY_POINTS = frozenset(
+    {
+        "sixtysix_env.multiplayer.actions",
+        "sixtysix_env.multiplayer.rules",
+        "sixtysix_env.multiplayer.table",
+        "sixtysix_env.multiplayer.observers",
+        "sixtysix_env.envs.sixtysix_v0",
+        "sixtysix_env.envs.sixtysix_three_v0",
+        "sixtysix_env.envs.sixtysix_four_v0",
+        "sixtysix_env.envs.gym_env",
+        "sixtysix_env.envs.wrappers",
+        "sixtysix_env.fast.batch",
+        "sixtysix_env.fast.vector_env",
+        "sixtysix_env.fast.sb3",
+        "sixtysix_env.agents.base",
+        "sixtysix_env.agents.spec",
+        "sixtysix_env.agents.random_agent",
+        "sixtysix_env.agents.heuristic",
+        "sixtysix_env.agents.alphabeta",
+        "sixtysix_env.agents.pimc",
+        "sixtysix_env.agents.ismcts",
+        "sixtysix_env.agents.ppo",
+        "sixtysix_env.agents.oracle",
+        "sixtysix_env.agents.table_base",
+        "sixtysix_env.integrations.evaluate",
+    }
+)
+"""The submodules a user imports from (the env modules, the agent classes); the other submodules
+are internal: their pages exist (the index and the links reach them) but the sidebar leaves them out."""
+
+INTERNAL = frozenset({"sixtysix_env.checks", "sixtysix_env.rulesdoc", "sixtysix_env.demo", "sixtysix_env.text_safety"})
+"""Top-level modules that are internal all the same (shared argument checks, the generator of a
+docs page, the demo script, the escaping of text others control)."""
+
+
+def layer(path: str) -> str:
+    """The layer of a module's page (see ``LAYERS``)."""
+    best, size = "Tools", 0
+    for name, entries in LAYERS.items():
+        for entry in entries:
+            matches = path == entry or (entry != PACKAGE and path.startswith(entry + "."))
+            if matches and len(entry) > size:
+                best, size = name, len(entry)
+    return best
+
+
+def in_nav(path: str) -> bool:
+    """Whether a module's page is in the sidebar: the package, its top-level modules and
+    subpackages, and the entry points; not the internal modules."""
+    if path in INTERNAL:
+        return False
+    return path.count(".") <= 1 or path in ENTRY_POINTS
+
+
+def _title(path: str) -> str:
+    return path if path == PACKAGE else path.removeprefix(PACKAGE + ".")
+
+
+def nav(docs: tuple[ModuleDoc, ...]) -> list[Any]:
+    """The "API reference" section: the index, then one section per layer of its modules in the sidebar."""
+    out: list[Any] = [f"{API_DIR}/index.md"]
+    for name in LAYERS:
+        pages = [
+            {_title(d.path): f"{API_DIR}/{_page_name(d.path)}"}
+            for d in docs
+            if layer(d.path) == name and in_nav(d.path)
+        ]
+        if pages:
+            out.append({name: pages})
+    return out
 
 
 def index_table(docs: tuple[ModuleDoc, ...]) -> str:
-    """Every public module with its page and the first paragraph of its docstring."""
-    lines = ["| module | what it is |", "|---|---|"]
-    for doc in docs:
-        lines.append(f"| [`{doc.path}`]({_page_name(doc.path)}) | {_summary(doc.path)} |")
-    return "\n".join(lines)
+    """Every public module, layer by layer, with its page and the first paragraph of its docstring."""
+    out = []
+    for name in LAYERS:
+        mine = [d for d in docs if layer(d.path) == name]
+        if not mine:
+            continue
+        out += [f"## {name}", "", "| module | what it is |", "|---|---|"]
+        out += [f"| [`{d.path}`]({_page_name(d.path)}) | {_summary(d.path)} |" for d in mine if in_nav(d.path)]
+        internal = [f"[`{_title(d.path)}`]({_page_name(d.path)})" for d in mine if not in_nav(d.path)]
+        if internal:
+            out += ["", "Internal modules (not in the sidebar): " + ", ".join(internal) + "."]
+        out.append("")
+    return "\n".join(out)
 
 
 def _summary(path: str) -> str:
@@ -132,7 +278,20 @@ def _summary(path: str) -> str:
     src = base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
     text = ast.get_docstring(ast.parse(src.read_text(encoding="utf-8"))) or ""
     first = text.strip().split("\n\n")[0].replace("\n", " ")
-    return first.replace("|", "\\|")
+    return _roles().convert(first, _roles().package_resolver(path)).replace("|", "\\|")
+
+
+def _roles() -> Any:
+    """docs/hooks/roles.py (mkdocs loads each hook on its own, not as a package), loaded once."""
+    import importlib.util
+    import sys
+
+    if "docs_hook_roles" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("docs_hook_roles", Path(__file__).with_name("roles.py"))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+    return sys.modules["docs_hook_roles"]
 
 
 def _page_name(path: str) -> str:
@@ -140,21 +299,23 @@ def _page_name(path: str) -> str:
 
 
 def on_config(config: Any) -> Any:
-    """List every module page under the nav's "API reference" entry."""
-    pages = [f"{API_DIR}/index.md", *(f"{API_DIR}/{_page_name(d.path)}" for d in collect())]
+    """Put the module pages under the nav's "API reference" entry, grouped by layer."""
     for i, entry in enumerate(config["nav"] or []):
         if isinstance(entry, dict) and "API reference" in entry:
-            config["nav"][i] = {"API reference": pages}
+            config["nav"][i] = {"API reference": nav(collect())}
     return config
 
 
 def on_files(files: Files, config: Any) -> Files:
-    """Add the generated API pages; warn for every public name without a docstring."""
+    """Add the generated API pages (the internal ones marked as not in the nav); warn for every
+    public name without a docstring."""
     docs = collect()
     for doc in docs:
         for name in doc.missing:
             log.warning(f"{doc.path}.{name} is in __all__ but has no docstring")
-        files.append(File.generated(config, f"{API_DIR}/{_page_name(doc.path)}", content=module_page(doc)))
+        inclusion = InclusionLevel.UNDEFINED if in_nav(doc.path) else InclusionLevel.NOT_IN_NAV
+        uri = f"{API_DIR}/{_page_name(doc.path)}"
+        files.append(File.generated(config, uri, content=module_page(doc), inclusion=inclusion))
     return files
 
 

@@ -98,9 +98,52 @@ def _allowed(module: Any) -> dict[str, str]:
     }
 
 
+def _checked_values() -> dict[str, tuple[Any, ...]]:
+    """The values each ``check_option("name", value, (...))`` call of the env modules allows, read
+    from their source (``seat``, ``wrapper``, ``illegal_action``: options without a constant)."""
+    import ast
+    from pathlib import Path
+
+    import sixtysix_env.envs as envs
+
+    out: dict[str, tuple[Any, ...]] = {}
+    for path in sorted(Path(envs.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "check_option"):
+                continue
+            if len(node.args) == 3 and isinstance(node.args[0], ast.Constant):
+                try:
+                    out[node.args[0].value] = tuple(ast.literal_eval(node.args[2]))
+                except ValueError:  # a name, not a literal: the constants of _allowed cover those
+                    continue
+    return out
+
+
+OPTION_NOTES = {
+    "opponent": "an agent name (`sixtysix_env.agents.agent_names()`), an object with `act(info, rng)`, "
+    "or a callable `f(info, rng)`",
+    "illegal_reward": "a number, or `None`: minus the largest loss of a deal (−1 with `win_loss`)",
+}
+"""Options whose values are not a list the code checks against: what they take, in words."""
+
+
+def _allowed_text(p: inspect.Parameter, allowed: dict[str, str], checked: dict[str, tuple[Any, ...]]) -> str:
+    """What one option takes: the code's list of values, else its note, else its annotation."""
+    if p.name in allowed:
+        return allowed[p.name]
+    if p.name in checked:
+        return ", ".join(f"`{v!r}`".replace("'", '"') for v in checked[p.name])
+    if p.name in OPTION_NOTES:
+        return OPTION_NOTES[p.name]
+    annotation = p.annotation if isinstance(p.annotation, str) else getattr(p.annotation, "__name__", "")
+    if annotation == "bool":
+        return "`True` or `False`"
+    return f"any `{annotation}`" if annotation else "any value"
+
+
 def env_options(module: Any) -> str:
     """The keyword options of an env module's ``env()`` and ``raw_env()``, defaults from their signatures."""
-    allowed = _allowed(module)
+    allowed, checked = _allowed(module), _checked_values()
     rows = ["| option | default | allowed | of |", "|---|---|---|---|"]
     params = [(p, "`raw_env()`, `env()`") for p in inspect.signature(module.raw_env.__init__).parameters.values()]
     params += [(p, "`env()` only") for p in inspect.signature(module.env).parameters.values()]
@@ -108,7 +151,7 @@ def env_options(module: Any) -> str:
         if p.name == "self" or p.kind in (p.VAR_KEYWORD, p.VAR_POSITIONAL):
             continue
         default = "" if p.default is p.empty else f"`{p.default!r}`"
-        rows.append(_row(f"`{p.name}`", default, allowed.get(p.name, "see below"), where))
+        rows.append(_row(f"`{p.name}`", default, _allowed_text(p, allowed, checked), where))
     return "\n".join(rows)
 
 
@@ -117,19 +160,64 @@ def gym_options() -> str:
     from sixtysix_env.envs import sixtysix_v0
     from sixtysix_env.envs.gym_env import SixtySixEnv
 
-    allowed = _allowed(sixtysix_v0)
+    allowed, checked = _allowed(sixtysix_v0), _checked_values()
     rows = ["| option | default | allowed |", "|---|---|---|"]
     for p in inspect.signature(SixtySixEnv.__init__).parameters.values():
         if p.name == "self" or p.kind in (p.VAR_KEYWORD, p.VAR_POSITIONAL):
             continue
         default = "" if p.default is p.empty else f"`{p.default!r}`"
-        rows.append(_row(f"`{p.name}`", default, allowed.get(p.name, "see below")))
+        rows.append(_row(f"`{p.name}`", default, _allowed_text(p, allowed, checked)))
     return "\n".join(rows)
 
 
 def env_docstring(module: Any) -> str:
-    """An env module's docstring: its PettingZoo-style summary, options, rewards and layout."""
-    return inspect.cleandoc(module.__doc__ or "")
+    """An env module's docstring, as PettingZoo's env pages begin: its summary table, actions,
+    arguments and rewards, with its Sphinx roles made links."""
+    import ast
+    from pathlib import Path
+
+    # the docstring as written: the three- and four-player modules append their layout table to
+    # ``__doc__`` at import, which the page's Observations section already generates
+    text = ast.get_docstring(ast.parse(Path(module.__file__).read_text(encoding="utf-8"))) or ""
+    text = text.removesuffix("Vector observation layout:").rstrip()
+    return _roles().convert(text, _roles().package_resolver(module.__name__))
+
+
+def _roles() -> Any:
+    """docs/hooks/roles.py (mkdocs loads each hook on its own, not as a package)."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    if "docs_hook_roles" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("docs_hook_roles", Path(__file__).with_name("roles.py"))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+    return sys.modules["docs_hook_roles"]
+
+
+ENV_PAGES = {
+    "sixtysix_v0": "two-players.md",
+    "sixtysix_three_v0": "three-players.md",
+    "sixtysix_four_v0": "four-players.md",
+}
+"""Each env module's page."""
+
+
+def envs_overview() -> str:
+    """One row per env: players, action space, vector size and registry ids, read from a fresh env."""
+    rows = ["| environment | players | actions | vector observation | registry id |", "|---|---|---|---|---|"]
+    for name, page in ENV_PAGES.items():
+        env = _env(name).raw_env()
+        agent = env.possible_agents[0]
+        (size,) = env.observation_space(agent)["observation"].shape
+        ids = f"`sixtysix/{name}`" + ("; Gymnasium `SixtySix-v0`" if name == "sixtysix_v0" else "")
+        space = env.action_space(agent)
+        rows.append(
+            _row(f"[`{name}`]({page})", len(env.possible_agents), f"`Discrete({space.n})`", f"{size} floats", ids)
+        )
+    return "\n".join(rows)
 
 
 def _env(name: str) -> Any:
@@ -139,6 +227,7 @@ def _env(name: str) -> Any:
 
 
 GENERATORS: dict[str, Callable[[], str]] = {
+    "envs-overview": envs_overview,
     "vector-layout": vector_layout,
     "table-layout-3": lambda: table_layout(3),
     "table-layout-4": lambda: table_layout(4),

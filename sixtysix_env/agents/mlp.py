@@ -42,6 +42,7 @@ __all__ = [
     "MAX_WEIGHT",
     "MAX_ARRAY_ELEMENTS",
     "MAX_FILE_BYTES",
+    "MAX_MEMBERS",
     "linear_layers",
     "vector_policy",
 ]
@@ -197,9 +198,12 @@ class MLPPolicy:
     def load(cls, path: str | os.PathLike[str]) -> MLPPolicy:
         """Read a ``.npz`` written by :meth:`save`; anything else is a ``ValueError`` naming the file."""
         p = Path(path)
-        if not p.is_file():
+        if not p.exists():
             raise FileNotFoundError(f"no policy weights at {p}")
+        if not p.is_file():  # never opened: a FIFO would block the reader
+            raise ValueError(f"{p} is not a policy weights file: it is a folder, FIFO or device, not a .npz file")
         try:
+            _check_members(p)
             _check_sizes(p)
             with np.load(p, allow_pickle=False) as f:
                 data = {k: f[k] for k in f.files}
@@ -208,11 +212,11 @@ class MLPPolicy:
         if "meta" not in data or data["meta"].dtype.kind != "U" or data["meta"].ndim != 0:
             raise ValueError(f"{p} has no 'meta' text array: not a {FORMAT} file")
         try:
-            meta = json.loads(str(data.pop("meta")))
-        except json.JSONDecodeError as e:
-            raise ValueError(f"{p}: 'meta' is not JSON: {e}") from None
+            meta = json.loads(str(data.pop("meta")), parse_int=_meta_int)
         except RecursionError:
             raise ValueError(f"{p}: 'meta' is JSON nested too deeply to be metadata") from None
+        except ValueError as e:  # JSONDecodeError, or a number no metadata holds
+            raise ValueError(f"{p}: 'meta' is not metadata JSON: {str(e)[:200]}") from None
         if not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("version") != VERSION:
             raise ValueError(f"{p} is not a {FORMAT} version {VERSION} file (meta: {meta!r})")
         networks: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {"policy": [], "value": []}
@@ -232,6 +236,47 @@ class MLPPolicy:
             return cls(tuple(networks["policy"]), tuple(networks["value"]), meta)
         except ValueError as e:
             raise ValueError(f"{p}: {e}") from None
+
+
+MAX_META_DIGITS = 40
+"""Longest integer the ``meta`` JSON may hold (sizes and counts have a few digits)."""
+MAX_MEMBERS = 64
+"""The most arrays a weights file may hold (a network of 30 layers has 61 with its ``meta``)."""
+_MAX_DIRECTORY_BYTES = MAX_MEMBERS * 512
+"""The largest zip directory those members can need (names are short)."""
+
+
+def _meta_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_META_DIGITS:
+        raise ValueError(f"a number of {len(text.lstrip('-')):,} digits (at most {MAX_META_DIGITS})")
+    return int(text)
+
+
+def _check_members(path: Path) -> None:
+    """Refuse a zip that declares more than ``MAX_MEMBERS`` members, or a directory larger than
+    they need, from its end record alone (a few bytes): the directory itself is never parsed then."""
+    with path.open("rb") as f:
+        size = f.seek(0, os.SEEK_END)
+        tail_size = min(size, 22 + 0xFFFF + 20)  # the end record, its longest comment, a zip64 locator
+        f.seek(size - tail_size)
+        tail = f.read(tail_size)
+        at = tail.rfind(b"PK\x05\x06")
+        if at < 0 or len(tail) - at < 22:
+            raise ValueError("it is not a zip archive (no end of central directory)")
+        count = int.from_bytes(tail[at + 10 : at + 12], "little")
+        directory = int.from_bytes(tail[at + 12 : at + 16], "little")
+        if (count == 0xFFFF or directory == 0xFFFFFFFF) and at >= 20 and tail[at - 20 : at - 16] == b"PK\x06\x07":
+            f.seek(int.from_bytes(tail[at - 12 : at - 4], "little"))  # the zip64 end record
+            record = f.read(56)
+            if record[:4] == b"PK\x06\x06" and len(record) == 56:
+                count = int.from_bytes(record[32:40], "little")
+                directory = int.from_bytes(record[40:48], "little")
+    if count > MAX_MEMBERS:
+        raise ValueError(f"it holds {count:,} members: a weights file has at most {MAX_MEMBERS}")
+    if directory > _MAX_DIRECTORY_BYTES:
+        raise ValueError(
+            f"its zip directory takes {directory:,} bytes: a weights file needs at most {_MAX_DIRECTORY_BYTES:,}"
+        )
 
 
 def _check_sizes(path: Path) -> None:

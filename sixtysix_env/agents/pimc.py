@@ -1,109 +1,26 @@
 """Perfect-Information Monte Carlo (PIMC): average over guesses of the hidden cards.
 
 Each sample deals the cards the player cannot see at random (``info.sample(rng)``, consistent
-with everything public), values every legal action on that full deal, and the action with the
-best average value over the samples is played. Values are game points for the acting player.
+with everything public, including what the opponent's follows since closing rule out), values
+every legal action on that full deal, and plays the action with the best average value (game
+points for the acting player). Why: exact search is cheap once the cards are placed, and the
+average over guesses is a strong policy at a few milliseconds a decision.
 
-How one full deal is valued: once the sampled deal's stock is closed or exhausted, alpha-beta
-solves it exactly (0.3-2 ms); while the stock is open an exact solve takes up to seconds, so
-each action is followed by a heuristic playout for both sides (``endgame="playout"``, about 0.1
-ms), or by a heuristic playout until the stock closes or runs out and an exact solve from there
-(``endgame="solve"``, exact in phase 2 but several times slower; with ``solve_stock=k`` the
-solve starts once the open stock holds k cards or fewer, so ``2`` solves the last trick before
-it runs out too). An action that closes the stock is solved exactly (``closing="solve"``, the
-default) or played out by the heuristic like the other actions (``closing="playout"``). With no
-unseen cards the one sample is the true deal, so PIMC plays exact alpha-beta; once the stock is
-closed only the opponent's hand matters, and when it has no more possible hands than the sample
-budget (at most 200), every one of them is solved: an exact average.
+How a sampled deal is valued: exactly by alpha-beta once its stock is closed or exhausted (every
+possible opposing hand is solved when there are no more than the budget); while the stock is
+open, by a heuristic playout for both sides (``endgame="playout"``), or a playout until the stock
+closes or runs out and an exact solve from there (``endgame="solve"``; ``solve_stock=k`` solves
+from k stock cards on). ``closing="solve"`` (default) or ``"playout"`` values the action that
+closes the stock. ``solver="fast"`` runs the same searches and playouts in numba (the ``fast``
+extra): the same moves at a tenth of the CPU. ``model="heuristic"`` (with ``miss``) samples whole
+deals weighted by how well the heuristic explains the opponent's past choices
+(:mod:`sixtysix_env.agents.inference`); ``reply="heuristic"`` values exact endgames as the best
+response to the heuristic instead of minimax (:mod:`sixtysix_env.agents.response`);
+``tiebreak="response"`` keeps minimax once every card is placed but breaks its ties by that
+response. Ties left go to the heuristic's choice, then the lowest action id.
 
-Why ``closing="playout"``: the exact solve of a sampled deal knows the opponent's cards, so it
-values closing as if the closer could see them, while the other actions are valued by playouts
-that cannot: closing is flattered. Played out instead, it gained +0.037 points per deal
-(paired SE 0.018) with 100 samples and +0.026 (0.020) with 400, on the first 500 of the 2,000
-deal pairs below.
-
-Ties (common near the end, when every action wins) go to the heuristic's choice, then to the
-lowest action id, so the agent plays sensibly where the search is indifferent.
-
-Budget: 20 samples (the default) take about 10 ms CPU per decision with the reference solver
-(median 8 ms; ``benchmarks/bench_agents.py``). More samples help against the heuristic, up to a
-few hundred: on the same 2,000 duplicate standard deal pairs (``benchmarks/bench_gap.py --deals
-2000 --seed 0``), G was +0.489 with 20 samples, +0.634 with 50, +0.696 with 100 and +0.744 with
-400, the oracle's +1.186 (gap closed 0.41, 0.53, 0.59 and 0.63); 1,000 samples were no better
-than 400 on the first 500 pairs (-0.032, paired SE 0.036). Head to head they are closer (40
-samples against 20 won 0.499 of 422 deals, 95% CI 0.451-0.546). The default stays 20 (the fixed
-reference of the tables); ``samples=400, solver="fast", closing="playout"`` is the strong
-setting (README, gap table). Exact endgames did not help: ``endgame="solve"`` with 20 samples
-won 0.579 of 318 deals against the heuristic where ``"playout"`` won 0.583 on the same deals, at
-about 7 times the time, and with 400 samples it lost 0.068 points per deal (paired SE 0.063, 200
-pairs) at 102 ms a decision. Samples that respect the opponent's follows after closing
-(``InfoState.opponent_cannot_hold``) moved G with 50 samples from +0.707 to +0.720 on 300 pairs:
-kept because it is right, not because it was shown to help.
-
-``solver="fast"`` (the ``fast`` extra) solves with the numba search (``sixtysix_env.fast.solver``)
-and plays the open-stock playouts in numba too (``sixtysix_env.fast.playout``): the same values,
-so the same moves (tested), at a tenth of the CPU (100 samples: 8.2 ms per decision against 86 ms
-with Python playouts, the same 50 deal pairs). Solving sampled deals exactly while the stock is
-still open was tried and is worse, because each sample's solve knows that sample's order of the
-stock: on 150 duplicate standard deal pairs against the heuristic, G was +0.487 with playouts,
-+0.363 solving exactly from 2 stock cards on and +0.217 from 4.
-
-An opponent model (``model="heuristic"``, :mod:`sixtysix_env.agents.inference`) samples whole
-deals from their start instead (who was dealt what, what each draw brought), replays the public
-history on each, and weighs it ``miss`` (default 0.1) to the power of the opponent's past choices
-the model would have made otherwise, counted from the best sample's, so an opponent the model
-explains badly still leaves samples to average; ``miss=0`` keeps only the best-explained samples.
-Why: what PIMC lacks most against the heuristic is its hand. Given the opponent's true hand (the
-stock still sampled), the 400-sample setting scored +1.253 on the first 150 deal pairs below,
-against +0.833 sampling it; given his hand only from the fourth trick on, +0.987; from the
-seventh, +0.843: his hand is worth most early, where his play has told least
-(``benchmarks/bench_hand_knowledge.py``). Inference gets little of it: on the 2,000 pairs, with
-400 samples and ``closing="playout"``, ``model="heuristic", miss=0.3`` scored +0.820 against
-+0.794 without a model, +0.026 (95% CI -0.017 to +0.068, paired), at 26 ms a decision against 8;
-on the first 150 pairs ``miss=0.1`` and ``miss=0`` with 1,200 samples were no better than
-``miss=0.3``. The heuristic's choices (lead the lowest card, throw the lowest) say little about
-the high cards and trumps that decide a deal. Kept as an option, not the default.
-
-How the opponent is modelled where a sampled deal is valued exactly: ``reply="minimax"`` (the
-default) solves it as if he saw every card and never erred; ``reply="heuristic"`` plays his moves
-by the heuristic (from what he may know in that sample) and searches only the player's own
-(:mod:`sixtysix_env.agents.response`, in numba :mod:`sixtysix_env.fast.response`): the best
-response to him. Against the heuristic that is his true policy, so the only error left in a sample
-is the player's own perfect information. On the first 300 of the 2,000 deal pairs below, with
-400 samples and ``closing="playout"``: +0.040 (95% CI +0.018 to +0.062, paired) with playouts in
-phase 1; with ``endgame="solve", solve_stock=2`` too, +0.178 (+0.068 to +0.288). On all 2,000
-pairs that setting scored +0.985 against +0.794 (+0.191, 95% CI +0.149 to +0.233), 0.68 of the
-tie-breaking oracle's G, at 63 ms a decision (``docs/oracle.md``). With minimax the same exact
-endgames lose: ``endgame="solve", solve_stock=2`` without ``reply`` scored +0.633 on those 300
-pairs (-0.198 against plain playouts, 287 ms a decision). Minimax in a sample also lets the
-opponent see the player's cards, an error that grows the earlier the search starts; the response
-removes it. Against any other opponent it is a model, and a wrong one (against VU's
-``RdeepBot`` it won 0.710 of seed 0's 1,000 games where minimax won 0.751): an option, not the
-default.
-
-In the VU package's game (``vu``: 20 cards, no closing) the same idea is what wins against its
-``RdeepBot(16, 4)`` (``benchmarks/bench_vu.py``): ``samples=100, solver="fast", endgame="solve",
-solve_stock=2`` won 75.1% of 1,000 games on seed 0, where ``solve_stock=0`` won 71.1% and plain
-playouts 70.0% on the same decks (paired against the latter: +5.1 points, 95% CI +2.4 to +7.8),
-and 74.5% over 2,000 games on two seeds. A likely reason: with two cards left, the solve's extra
-knowledge is only which card lies face down (the other is the known trump card), little more
-than it knows once the stock is out.
-
-Once every card is placed the agent plays exact minimax, and minimax is often indifferent: every
-action wins, or every action loses, by the same points. ``tiebreak="search"`` (the default) then
-plays the search's first action; ``tiebreak="response"`` plays, among the minimax-optimal
-actions only, the one worth most against the heuristic's replies (the best response of
-:mod:`~.agents.response`), then the heuristic's choice. It never gives up minimax value and only
-chooses where a perfect opponent would not punish the choice, so it is safe against anyone; it is
-the issue-23 oracle's tie-break seen from the player's side (there the opponent's own policy
-picks among optimal actions). Against VU's ``RdeepBot(16, 4)``, added to the setting above, it
-changed the result of 15 of the two seeds' 2,000 games, 14 of them to wins: 75.1% [73.2, 76.9]
-against 74.5% (paired +0.65 percentage points of win rate, 95% CI +0.27 to +1.03), at no
-measurable cost in time.
-Against the heuristic, on the first 300 of the 2,000 standard deal pairs, ``samples=400,
-solver="fast", closing="playout"`` scored +0.870 with it against +0.832 without (+0.038, 95% CI
-+0.017 to +0.060, paired; 13 pairs changed). With ``reply="heuristic"`` there are no minimax
-values to break ties of, so the two options are not combined.
+The measurements behind each option and default are on the agents page of the documentation
+(docs/agents.md, "PIMC: what each option measured").
 """
 
 from __future__ import annotations

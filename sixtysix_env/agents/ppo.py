@@ -108,8 +108,10 @@ def _check_path(path: str | os.PathLike[str] | None) -> Path:
     p = Path(path) if path is not None else DEFAULT_MODEL
     if p.suffix not in (".npz", ".zip"):
         raise ValueError(f"PPO model {str(p)!r} must be a .npz (numpy weights) or an SB3 .zip")
-    if not p.is_file():
+    if not p.exists():
         raise FileNotFoundError(f"no PPO model at {p}: train one with baselines/train_ppo.py (see baselines/README.md)")
+    if not p.is_file():  # never opened: a FIFO would block the reader
+        raise ValueError(f"PPO model {p} is a folder, FIFO or device, not a model file (.npz or .zip)")
     return p
 
 

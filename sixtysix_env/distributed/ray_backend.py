@@ -12,20 +12,29 @@ At most ``window`` tasks are in flight (default twice the cluster's CPUs), so an
 an error cancels little work, and the pending ones are cancelled before the error goes up.
 
 The workers import ``sixtysix_env`` (and a bot's file from its path): install the package in the
-same environment on every node, as ``docs/ray.md`` says.
+same environment on every node, as ``docs/ray.md`` says. A node without it fails the first task
+it takes, and the run stops with an error saying so (no task is retried elsewhere).
+
+What Ray itself does here (Ray 2.60; ``docs/ray.md``): a ``"local"`` cluster is no loopback-only
+cluster: its GCS and raylet listen on every interface of the machine, and Ray turns token
+authentication on for it by default. A driver that names a cluster as ``HOST:PORT`` sends a token
+only with ``RAY_AUTH_MODE=token`` in its environment (``"auto"`` turns it on by itself when a
+token file exists); without it a cluster that checks tokens refuses it, and :meth:`RayExecutor.start`
+says which variable to set.
 """
 
 from __future__ import annotations
 
 import functools
 import importlib.machinery
+import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from .address import RAY_MISSING, check_ray_address
 
-__all__ = ["THREAD_VARS", "RayExecutor", "import_ray", "ray_map"]
+__all__ = ["THREAD_VARS", "RayExecutor", "connection_hint", "import_ray", "ray_map"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -112,9 +121,15 @@ class RayExecutor:
             env = {"env_vars": dict(THREAD_VARS)}
             kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "runtime_env": env}
             if self.address == "local":
-                ray.init(num_cpus=self.num_cpus, _node_ip_address="127.0.0.1", **kwargs)  # this machine only
+                # A one-machine cluster for this run. Not loopback-only: Ray listens on every
+                # interface (a loopback node address only changes what it advertises), with
+                # token authentication on by default (docs/ray.md, "Which interfaces Ray binds").
+                ray.init(num_cpus=self.num_cpus, **kwargs)
             else:
-                ray.init(address=self.address, **kwargs)
+                try:
+                    ray.init(address=self.address, **kwargs)
+                except ConnectionError as e:
+                    raise ConnectionError(connection_hint(self.address, e)) from e
             self._owns = True
         self._ray = ray
         self._remote = ray.remote(num_cpus=1, max_retries=0)(_run_one)
@@ -161,12 +176,37 @@ class RayExecutor:
                 ray.cancel(ref)
 
 
+def connection_hint(address: str, error: Exception) -> str:
+    """Ray's connection error with what to check: the token a ``HOST:PORT`` driver does not send
+    unless asked to (the usual cause on a cluster that ``ray start`` started), then the address."""
+    text = f"could not connect to the Ray cluster at {address}: {error}"
+    if address.startswith("ray://"):
+        return f"{text}. Check that the head runs Ray Client (port 10001) and that this machine reaches it"
+    if os.environ.get("RAY_AUTH_MODE", "").lower() != "token":
+        return (
+            f"{text}. If the cluster uses token authentication (Ray 2.60 turns it on wherever a token "
+            "exists, ~/.ray/auth_token), a driver that names it as HOST:PORT must set RAY_AUTH_MODE=token, "
+            "with the token in ~/.ray/auth_token or RAY_AUTH_TOKEN; on a machine of the cluster, "
+            "'--ray auto' finds it by itself (docs/ray.md)"
+        )
+    return f"{text}. Check the address, and that the token (~/.ray/auth_token or RAY_AUTH_TOKEN) is the cluster's"
+
+
+_MISSING_PACKAGE = "No module named 'sixtysix_env'"
+
+
 def _get(ray: Any, ref: Any) -> Any:
-    """The task's result; its own exception (a ValueError stays one) when it raised."""
+    """The task's result; its own exception (a ValueError stays one) when it raised. A node that
+    cannot import this package (installed on the driver only) is named as the cause."""
     try:
         return ray.get(ref)
     except ray.exceptions.RayTaskError as e:
         cause = getattr(e, "cause", None)
+        if _MISSING_PACKAGE in str(cause):  # Ray's "failed to import on the worker", or the import itself
+            raise RuntimeError(
+                f"a Ray worker could not import sixtysix_env ({_MISSING_PACKAGE}) and the run stops: every node "
+                "needs the same Python environment with sixtysix-env installed (docs/ray.md)"
+            ) from e
         if isinstance(cause, Exception):
             raise cause from None
         raise

@@ -7,7 +7,10 @@ turns are played inside ``reset`` and ``step`` with the env's own RNG, so a step
 learner's next decision. Observations are the chosen encoder's output from the learner's seat
 (``"vector"``, ``"dict"`` or ``"history"``, see ``sixtysix_env.observers``); the legal actions come
 as ``info["action_mask"]`` (int8, shape (32,)) and from ``action_masks()`` (bool), which
-sb3-contrib's ``MaskablePPO`` reads directly. ``mask_in_observation=True`` makes the observation a
+sb3-contrib's ``MaskablePPO`` reads directly. ``gymnasium.make("SixtySix-v0")`` returns the env
+itself (registered without Gymnasium's order and checker wrappers; the env refuses a step before
+reset on its own), so ``env.action_masks()`` works on it; through a wrapper of your own,
+``env.get_wrapper_attr("action_masks")()``. ``mask_in_observation=True`` makes the observation a
 Dict ``{observation_key: obs, mask_key: mask}`` for frameworks that read the mask from the
 observation (default keys ``"observation"`` and ``"action_mask"``; RLlib's action-masking module
 reads ``"observations"``, Tianshou ``"obs"`` and ``"mask"``).

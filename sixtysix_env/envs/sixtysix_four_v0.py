@@ -42,8 +42,7 @@ to 8, and points a contract wins beyond 8 carry to the next match (``TableMatch.
 
 | id    | action                                                                       |
 |-------|------------------------------------------------------------------------------|
-| 0-23  | play card id `6*suit + rank` (suits ♣ ♠ ♥ ♦, ranks 9 J Q K 10 A); in the       |
-|       | Russian card decisions: the card discarded, committed, held back or left     |
+| 0-23  | play card id `6*suit + rank` (♣ ♠ ♥ ♦, 9 J Q K 10 A); Russian: the card discarded, committed, held, left |
 | 24-27 | declare the marriage in suit `id-24` (leader: then lead K or Q; partner: show) |
 | 28-29 | never legal in this game                                                     |
 | 30    | pass: no marriage (partner), do not go out (explicit claiming), play on, no contract |

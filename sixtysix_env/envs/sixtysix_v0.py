@@ -20,8 +20,7 @@ of game points (``episode="match"``, winner deals next). Every decision is an ac
 | 24-27 | declare the marriage in suit `id-24`; the same player then leads its K or Q   |
 | 28    | exchange the trump nine for the trump card; the same player acts again        |
 | 29    | close the stock; the same player acts again (after the opponent's nine exchange) |
-| 30    | pass: draw without closing; keep the nine at the opponent's closing; or, with |
-|       | explicit claiming and all cards played, do not claim                          |
+| 30    | pass: draw without closing; keep the nine when the opponent closes; (explicit claiming) do not claim |
 | 31    | go out, claiming 66 (explicit claiming only)                                  |
 
 Within one lead the order is exchange → close → declare → lead, each optional.

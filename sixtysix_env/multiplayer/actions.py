@@ -3,13 +3,10 @@ table's own decisions are appended after them.
 
 | id    | meaning                                                                      | text   |
 |-------|------------------------------------------------------------------------------|--------|
-| 0-23  | card id ``6*suit + rank``: play it (lead or follow); in the Russian game's     | ``QH`` |
-|       | card decisions, the card discarded, committed, held back or left (see below) |        |
-| 24-27 | declare the marriage in suit ``id - 24`` (the leader then leads its K or Q;  | ``M2`` |
-|       | the leader's partner, with four players, only shows it)                      |        |
+| 0-23  | card id ``6*suit + rank``: play it; in the Russian game's card decisions, the card meant (below)  | ``QH`` |
+| 24-27 | declare the marriage in suit ``id - 24`` (the leader then leads K or Q; a partner only shows it) | ``M2`` |
 | 28-29 | never legal here (no stock: no exchange, no closing)                         |        |
-| 30    | pass: no marriage (partner), do not go out (explicit claiming), play on      | ``P``  |
-|       | (no redeal), name no contract                                                |        |
+| 30    | pass: no marriage (partner), no going out, play on (no redeal), name no contract             | ``P``  |
 | 31    | go out, claiming 66 for the team (four players, explicit claiming)           | ``G``  |
 | 32-35 | name suit ``id - 32`` (♣ ♠ ♥ ♦) as trump, after seeing one's first 3 cards    | ``=H`` |
 | 36    | do not name trump: the turned card decides                                   | ``=?`` |
@@ -19,8 +16,7 @@ table's own decisions are appended after them.
 | 40-43 | name the contract five, six, fur coat, suit (Russian game)                   | ``B5`` ``B6`` ``BF`` ``BS`` |
 | 44-47 | declare the marriage in suit ``id - 44`` without leading: the deal ends        | ``W2`` |
 | 48    | ask the partner for a third nine (Russian game, toggle ``nines_partner_ask``) | ``AN`` |
-| 63    | (views only, never legal) another player's card decision seen face down: a    | ``?``  |
-|       | card he committed against three nines or discarded for five                  |        |
+| 63    | (views only, never legal) another's card decision seen face down (three nines, five)         | ``?``  |
 
 In the Russian game's card decisions a card id names a card of one's hand without playing it:
 the card discarded for the contract five, the card committed against three nines, the nine

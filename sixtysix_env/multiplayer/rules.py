@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..cards import SUIT_MASK
+from ..checks import MAX_INT_DIGITS
 from ..rules import check_name, parse_rules_text, rules_text, settled_name
 
 __all__ = [
@@ -43,6 +44,10 @@ def _check(obj: object) -> None:
             raise ValueError(f"{type(obj).__name__}.{f.name}={value!r} is not allowed: use an int")
         if f.type == "int" and value < 0:
             raise ValueError(f"{type(obj).__name__}.{f.name}={value!r} is not allowed: use 0 or more")
+        if f.type == "int" and value >= 10**MAX_INT_DIGITS:  # the notation reads back at most that many digits
+            raise ValueError(
+                f"{type(obj).__name__}.{f.name}={value!r} is not allowed: use at most {10**MAX_INT_DIGITS - 1}"
+            )
 
 
 @dataclass(frozen=True)
@@ -217,8 +222,9 @@ class FourRules:
                 f"FourRules.cut_points={self.cut_points} must be under match_target={self.match_target}: "
                 "a cut may not end a match before anyone plays"
             )
-        if self.fur_coat_stake < 1 or self.suit_stake < 1:
-            raise ValueError("FourRules.fur_coat_stake and suit_stake must be at least 1")
+        for stake in ("fur_coat_stake", "suit_stake"):
+            if getattr(self, stake) < 1:
+                raise ValueError(f"FourRules.{stake}={getattr(self, stake)} is not allowed: it must be at least 1")
         object.__setattr__(self, "name", settled_name(self, globals().get("FOUR_PRESETS")))
 
     def replace(self, **changes: object) -> FourRules:

@@ -176,9 +176,8 @@ class Session:
             legal = deal.is_legal(int(action))
         except (TypeError, ValueError):
             legal = False
-        if not legal:
-            labels = ", ".join(move_text(deal, a) for a in deal.legal_actions())
-            self.failure = f"{self.names[p]} ({self.seats.specs[p]}) chose {action!r}, which is not legal ({labels})"
+        if not legal:  # its legal moves are not listed: they would show its hand to the person
+            self.failure = f"{self.names[p]} ({self.seats.specs[p]}) chose {action!r}, which is not legal here"
             self.say(f"  {self.failure}. The game stops here.")
             return None
         return int(action)
@@ -205,7 +204,7 @@ class Session:
             face_up = before.stock[0]
             if not after.stock and not drawn >> face_up & 1:  # the last, face-up card: seen by both
                 notes.append(f"{names[1 - me]} takes the face-up {card_symbol(face_up)}")
-        text = f"  {names[p]}: {move_text(before, action)}"
+        text = f"  {names[p]}: {move_text(before, action, me)}"
         self.say(text + (" — " + "; ".join(notes) if notes else ""))
 
     # ------------------------------------------------------------------ the person

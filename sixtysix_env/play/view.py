@@ -19,7 +19,7 @@ from ..multiplayer.table import TableDecision, trick_winner
 from ..render import hand_text
 from ..textplay import SUITS, side_label
 
-__all__ = ["Trick", "table_text", "prompt_text", "tricks_played", "trick_text"]
+__all__ = ["Trick", "table_text", "prompt_text", "trick_plays", "tricks_played", "trick_text"]
 
 
 Trick = tuple[list[tuple[int, int]], int]
@@ -27,20 +27,28 @@ Trick = tuple[list[tuple[int, int]], int]
 
 
 def tricks_played(view: Any) -> list[Trick]:
-    """Every finished trick of the deal, read from the public history (every card action there is a
-    card played; a session that also sees other card decisions keeps its own list)."""
-    n = 2 if isinstance(view, InfoState) else view.n_players
-    shift = 5 if n == 2 else 6
-    out: list[Trick] = []
-    trick: list[tuple[int, int]] = []
-    for x in view.history:
-        a = x & ((1 << shift) - 1)
-        if a < NUM_CARDS:
-            trick.append((x >> shift, a))
-            if len(trick) == n:
-                out.append((trick, trick[trick_winner([c for _, c in trick], view.trump)][0]))
-                trick = []
-    return out
+    """Every finished trick of the deal, read from the public history (:func:`trick_plays`)."""
+    return trick_plays(view)[0]
+
+
+def trick_plays(view: Any) -> tuple[list[Trick], list[tuple[int, int]]]:
+    """The finished tricks and the (seat, card) plays of the trick in progress, from the public
+    history. In the table games a card decision before play (a discard, a commit, a nine held or
+    left) is a card id there too, and all come before the first lead: the plays are the last cards
+    of the history, 3 to a trick while a partner sits out a contract. A trick's winner leads the
+    next one (the last one's is ``last_winner``)."""
+    if isinstance(view, InfoState):
+        cards = [(x >> 5, x & 31) for x in view.history if x & 31 < NUM_CARDS]
+        done = len(cards) - len(cards) % 2
+        pairs = [cards[k : k + 2] for k in range(0, done, 2)]
+        return [(t, t[trick_winner([c for _, c in t], view.trump)][0]) for t in pairs], cards[done:]
+    per = view.n_players - (1 if getattr(view, "sitting_out", -1) >= 0 else 0)
+    cards = [(x >> 6, x & 63) for x in view.history if x & 63 < NUM_CARDS]
+    count = view.trick_count * per + len(view.trick)
+    cards = cards[len(cards) - count :] if count else []
+    tricks = [cards[k : k + per] for k in range(0, view.trick_count * per, per)]
+    leaders = [t[0][0] for t in tricks[1:]] + [view.last_winner]
+    return list(zip(tricks, leaders[: len(tricks)], strict=True)), cards[view.trick_count * per :]
 
 
 def trick_text(trick: Trick, names: Sequence[str]) -> str:

@@ -14,6 +14,7 @@ from ..arena.checks import check_out_dir
 from ..checks import cli_float, cli_int
 from ..distributed.address import ADDRESS_HELP, cli_ray_address
 from ..rules import PRESETS, get_rules
+from ..text_safety import terminal_text
 from .discover import bot_files
 from .journal import NAME as JOURNAL
 from .keys import read_key_file
@@ -118,7 +119,8 @@ def _parser() -> argparse.ArgumentParser:
         "--memory-mb",
         type=positive_int,
         default=4096,
-        help="address-space limit of each bot process in MiB (default 4096)",
+        help="address-space limit of each bot process in MiB, and as root with cgroups the memory limit of all "
+        "the processes of one game together (default 4096)",
     )
     p.add_argument(
         "--log-kb",
@@ -212,17 +214,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 130
     except TournamentError as e:
-        print(f"python -m sixtysix_env.tournament: {e}")
+        print(f"python -m sixtysix_env.tournament: {terminal_text(e)}")
         return 1
     except ValueError as e:
-        parser.error(str(e))
+        parser.error(terminal_text(e))
     path = write_report(result, out)
-    print(league_markdown(result))
+    print(league_markdown(result, every_forfeit=False))  # bots' texts escaped there, control characters too
     faults = Counter(f.bot for f in result.arena.faults)
     print(
         f"{len(result.arena.agents)} bots played, {len(result.disqualified)} disqualified, "
-        f"{sum(faults.values())} deals forfeited"
-        + (f" ({', '.join(f'{b} {n}' for b, n in faults.most_common())})" if faults else "")
+        f"{len(result.retired)} retired, {sum(faults.values())} deals forfeited"
+        + (f" ({', '.join(f'{terminal_text(b)} {n}' for b, n in faults.most_common())})" if faults else "")
     )
     print(f"written to {path}/ (league.html, league.md, CSV files; each bot's printed output in {path}/logs/)")
     if args.records:

@@ -1,9 +1,15 @@
-"""The tournament's report: a league table (Markdown and HTML), forfeits, disqualifications, CSVs."""
+"""The tournament's report: a league table (Markdown and HTML), forfeits, disqualifications, CSVs.
+
+Every text a bot chose (its file name, its exception, what it returned) is shown through
+:mod:`..text_safety`: Markdown-escaped in ``league.md`` (no forged heading, table row or link),
+with its control characters made visible in ``league.html`` (which the page also HTML-escapes)
+and in the terminal."""
 
 from __future__ import annotations
 
 import csv
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +26,7 @@ from ..arena.writers import (
     table,
     write_csvs,
 )
+from ..text_safety import markdown_text, terminal_text
 from .run import TournamentResult
 
 __all__ = ["LeagueRow", "league_markdown", "league_html", "league_rows", "write_report", "REPORT_FILES"]
@@ -111,12 +118,20 @@ def _per(value: float, count: int) -> object:
     return round(value, 3) if count else "-"
 
 
-def _sections(t: TournamentResult) -> list[Section]:
+Text = Callable[[object], str]
+"""How a bot-chosen text is shown: :func:`..text_safety.markdown_text` or ``terminal_text``."""
+
+
+def _pair_rows(t: TournamentResult, text: Text) -> list[list[object]]:
+    return [[text(row[0]), text(row[1]), *row[2:]] for row in pair_rows(t.arena)]
+
+
+def _sections(t: TournamentResult, text: Text = terminal_text) -> list[Section]:
     res = t.arena
     league = [
         [
             i + 1,
-            r.bot,
+            text(r.bot),
             f"{r.elo:.0f}",
             r.deals,
             _with_ci(r.deal_win_rate, r.deal_win_ci),
@@ -135,7 +150,15 @@ def _sections(t: TournamentResult) -> list[Section]:
             (
                 "Disqualified (did not load, or cheated: it forfeits every deal after)",
                 ("bot", "file", "reason"),
-                [[b.label, b.source, b.reason] for b in t.disqualified],
+                [[text(b.label), text(b.source), text(b.reason)] for b in t.disqualified],
+            )
+        )
+    if t.retired:
+        parts.append(
+            (
+                "Retired (stopped answering: it forfeits every deal after, unplayed)",
+                ("bot", "file", "reason"),
+                [[text(b.label), text(b.source), text(b.reason)] for b in t.retired],
             )
         )
     if res.faults:
@@ -147,7 +170,7 @@ def _sections(t: TournamentResult) -> list[Section]:
             (
                 "Forfeits by bot",
                 ("bot", "forfeited deals", "process restarts", "first reason"),
-                [[b, n, t.restarts.get(b, 0), first[b]] for b, n in by_bot.most_common()],
+                [[text(b), n, t.restarts.get(b, 0), text(first[b])] for b, n in by_bot.most_common()],
             )
         )
         shown = f" (the first {FAULTS_SHOWN}; all in faults.csv)" if len(res.faults) > FAULTS_SHOWN else ""
@@ -155,13 +178,16 @@ def _sections(t: TournamentResult) -> list[Section]:
             (
                 f"Forfeited deals{shown}",
                 FAULT_HEADERS,
-                fault_rows(res.faults, FAULTS_SHOWN),
+                [
+                    [text(bot), text(opponent), *middle, text(reason)]
+                    for bot, opponent, *middle, reason in fault_rows(res.faults, FAULTS_SHOWN)
+                ],
             )
         )
-    parts.append(("Pairs (from A's side)", PAIR_HEADERS, pair_rows(res)))
+    parts.append(("Pairs (from A's side)", PAIR_HEADERS, _pair_rows(t, text)))
     timing = [
         [
-            n,
+            text(n),
             k,
             _per(1000 * res.seconds_per_decision[n] if k else 0.0, k),
             _per(1000 * t.cpu_seconds.get(n, 0.0) / k if k else 0.0, k),
@@ -184,8 +210,11 @@ def _intro(t: TournamentResult) -> str:
     res = t.arena
     r = res.rules
     playing = len(res.agents)
+    out = [f"{len(t.disqualified)} disqualified"] if t.disqualified else []
+    out += [f"{len(t.retired)} retired"] if t.retired else []
+    counted = f" ({', '.join(out)})" if out else ""
     return (
-        f"{playing} bots play{f' ({len(t.disqualified)} disqualified)' if t.disqualified else ''}, rules {r.name} "
+        f"{playing} bots play{counted}, rules {r.name} "
         f"(match to {r.match_target}), seed {res.seed}: a round robin of {res.deals} duplicate deals per pair "
         f"(each deal played with the seats swapped, in matches; extra deals finish open matches). Time limit "
         f"{t.time_limit_ms:g} ms per decision (a silent bot is stopped after {t.kill_after_s:g} s). A bot that "
@@ -194,17 +223,21 @@ def _intro(t: TournamentResult) -> str:
     )
 
 
-def league_markdown(t: TournamentResult) -> str:
-    """The league report as Markdown (league.md)."""
+def league_markdown(t: TournamentResult, *, every_forfeit: bool = True) -> str:
+    """The league report as Markdown (league.md). Without ``every_forfeit`` (what the command
+    prints), the forfeits show one row per bot with its count, not one row per forfeited deal."""
     lines = ["# Tournament", "", _intro(t), ""]
-    for title, headers, rows in _sections(t):
+    for title, headers, rows in _sections(t, markdown_text):
+        if not every_forfeit and title.startswith("Forfeited deals"):
+            lines += [f"Each forfeited deal: league.md and faults.csv ({len(t.arena.faults)} rows).", ""]
+            continue
         lines += [f"## {title}", "", table(headers, rows), ""]
     return "\n".join(lines)
 
 
 def league_html(t: TournamentResult) -> str:
     """The league report as one HTML page (league.html)."""
-    return html_page("Tournament", _intro(t), _sections(t))
+    return html_page("Tournament", _intro(t), _sections(t, terminal_text))
 
 
 def write_report(t: TournamentResult, out: str | Path) -> Path:
@@ -216,6 +249,6 @@ def write_report(t: TournamentResult, out: str | Path) -> Path:
     with open(path / "bots.csv", "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
         w.writerow(["bot", "source", "status", "reason"])
-        w.writerows([b.label, b.source, b.status, b.reason] for b in t.bots)
+        w.writerows([terminal_text(b.label), terminal_text(b.source), b.status, b.reason] for b in t.bots)
     write_csvs(t.arena, path)
     return path

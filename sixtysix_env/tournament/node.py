@@ -24,7 +24,7 @@ from ..agents.spec import AgentSpec
 from ..arena.play import TaskResult
 from ..arena.schedule import Task
 from .guard import SignalGuard
-from .hosting import ban, python_paths, set_dumpable, stage
+from .hosting import ban, jail_paths, set_dumpable, stage
 from .remote import HostPool, Limits, Stopped, play_remote
 
 __all__ = ["BlockJob", "BlockResult", "play_block"]
@@ -99,7 +99,7 @@ def play_block(job: BlockJob) -> BlockResult:
         logs = root / "logs"
         logs.mkdir(mode=0o700)
         log_paths: dict[str, str | None] = {label: str(logs / f"{i}.log") for i, label in enumerate(specs)}
-        keep = [str(staging), *python_paths()] if staging is not None else None
+        keep = jail_paths(staging) if staging is not None else None
         pool = HostPool(job.limits, log_paths, uids, keep)
         pool.unjailed.update(unjailed)
         pool.disqualified.update(job.banned)

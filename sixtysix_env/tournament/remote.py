@@ -5,8 +5,10 @@ tournament's secret key. A decision is timed by the host (:mod:`.host`): over ``
 the host's clock, or of CPU time, loses the deal (``BotFault``). No answer by the hard deadline
 (``kill_after_s``): the process is killed, the deal is lost, and the next decision starts a fresh
 process. A bot killed on ``strikes`` decisions in a row is *retired*: it forfeits each later deal
-without being asked. A bot that cheats (forged or oversized messages, signals to the host) is
-*disqualified*: it forfeits every later deal and is listed with the reason.
+without being asked. A bot that cheats (forged, oversized, undecodable or unasked messages,
+signals to the host) is *disqualified*: it forfeits every later deal and is listed with the
+reason. What a bot chose to say (its exception, what it returned) enters a reason through
+:func:`bot_text` only.
 """
 
 from __future__ import annotations
@@ -22,9 +24,20 @@ from ..arena.play import BotFault, TaskResult, play_task
 from ..arena.schedule import Task
 from ..infostate import InfoState
 from ..rules import Rules
-from .host import BotDied, Cheated, Game, NoAnswer, Zygote
+from ..text_safety import terminal_text
+from .host import BotDied, Cheated, Game, LogBudget, NoAnswer, Zygote
 
-__all__ = ["NPROC", "HostPool", "Limits", "RemoteBot", "Stopped", "play_remote"]
+__all__ = ["NPROC", "REASON_CHARS", "HostPool", "Limits", "RemoteBot", "Stopped", "bot_text", "play_remote"]
+
+REASON_CHARS = 400
+"""The most characters of a bot's own text (its exception, what it returned) kept in a reason."""
+
+
+def bot_text(value: object) -> str:
+    """Text a bot chose (its exception's message, a value it returned), safe in every report and
+    terminal: control characters, escape sequences and bidi overrides made visible
+    (:func:`..text_safety.terminal_text`), one line, at most :data:`REASON_CHARS` characters."""
+    return terminal_text(value, limit=REASON_CHARS)
 
 
 NPROC = 64
@@ -81,12 +94,16 @@ class HostPool:
         self.unjailed: dict[str, str] = {}
         """Bots whose games run without namespaces of their own, and why (see :mod:`.jail`)."""
         self._zygotes: dict[str, Zygote] = {}
+        self._log_budgets: dict[str, LogBudget] = {}
+        """Each bot's log cap, shared by every zygote it has over the tournament."""
         self._lock = threading.Lock()
         self.started = 0
         self.kills_in_a_row: dict[str, int] = {}
         self.disqualified: dict[str, str] = {}
         self.stopping = threading.Event()
         self._games: set[Game] = set()
+        self.on_ban: Callable[[str, str], None] | None = None
+        """How :meth:`ban` bans (the host sets one that also journals the ban); else :meth:`disqualify`."""
 
     def strike(self, label: str, killed: bool) -> int:
         with self._lock:
@@ -100,6 +117,10 @@ class HostPool:
             games = [g for g in self._games if g.label == label]
         for g in games:
             g.kill()
+
+    def ban(self, label: str, reason: str) -> None:
+        """Disqualify ``label`` for cheating, through :attr:`on_ban` when set (so a resumed run keeps it)."""
+        (self.on_ban or self.disqualify)(label, reason)
 
     def owner(self, pid: int) -> str | None:
         """The bot whose zygote is ``pid``."""
@@ -117,7 +138,9 @@ class HostPool:
             config.update(uid=uid, nproc=NPROC)
         if self.jail_keep is not None:
             config.update(jail=True, keep=self.jail_keep)
-        z = Zygote(config, self.logs.get(label), self.limits.log_bytes, self.limits.build_s)
+        with self._lock:
+            budget = self._log_budgets.setdefault(label, LogBudget(self.limits.log_bytes))
+        z = Zygote(config, self.logs.get(label), budget, self.limits.build_s)
         if z.unjailed:
             with self._lock:
                 self.unjailed[label] = z.unjailed
@@ -144,6 +167,17 @@ class HostPool:
         g.kill()
         with self._lock:
             self._games.discard(g)
+
+    def close_bot(self, label: str) -> None:
+        """End ``label``'s games and its zygote (a bot that plays no more)."""
+        with self._lock:
+            games = [g for g in self._games if g.label == label]
+            self._games.difference_update(games)
+            z = self._zygotes.pop(label, None)
+        for g in games:
+            g.kill()
+        if z is not None:
+            z.close()
 
     def close(self) -> None:
         """End every game and every zygote."""
@@ -181,7 +215,7 @@ class RemoteBot:
         self._game: Game | None = None
 
     def _cheated(self, e: Cheated) -> BotFault:
-        self.pool.disqualify(self.name, str(e))
+        self.pool.ban(self.name, str(e))
         self._lost()
         return BotFault(f"disqualified: {e}")
 
@@ -202,7 +236,7 @@ class RemoteBot:
                 raise self._cheated(e) from None
             if "ok" not in answer:
                 self._lost()
-                raise BotFault(f"could not be built: {answer.get('error', answer)}")
+                raise BotFault(f"could not be built: {bot_text(answer.get('error', answer))}")
         return self._game
 
     def act(self, info: InfoState, rng: Any = None) -> int:
@@ -237,9 +271,11 @@ class RemoteBot:
         self.last_seconds = wall
         self.cpu_seconds += cpu
         if "raised" in answer:
-            raise BotFault(f"raised {answer['raised']}")
+            raise BotFault(f"raised {bot_text(answer['raised'])}")
         if "returned" in answer:
-            raise BotFault(f"returned {answer['returned']}, not an action id (an int from info.legal_actions())")
+            raise BotFault(
+                f"returned {bot_text(answer['returned'])}, not an action id (an int from info.legal_actions())"
+            )
         value = answer.get("action")
         if type(value) is not int:
             raise self._cheated(Cheated(f"sent a message that is not an answer ({answer!r:.60})"))

@@ -22,21 +22,34 @@ from ..arena.recording import file_label, write_task_records
 from ..arena.results import ArenaResult, collect
 from ..arena.schedule import Task, make_tasks
 from ..rules import Rules, get_rules
+from ..text_safety import terminal_text
 from .apart import run_apart
+from .cgroups import with_isolation
 from .discover import bot_files
 from .guard import SignalGuard
 from .host import BotDied, Cheated, NoAnswer
-from .hosting import FIRST_UID, ban, python_paths, set_dumpable, stage, unreadable_by_others
+from .hosting import (
+    FIRST_UID,
+    ban,
+    jail_paths,
+    python_paths,
+    set_dumpable,
+    stage,
+    unreadable_by_others,  # noqa: F401 - where tests and older code import it from
+)
 from .journal import Journal, read_journal
 from .keys import KEY_BYTES_MIN, bot_seeds, derive, fingerprint, new_key
-from .remote import HostPool, Limits, Stopped, play_remote
+from .preflight import PREFLIGHT, PreflightError, check_message, template_imports, write_probe
+from .remote import HostPool, Limits, Stopped, bot_text, play_remote
 
 __all__ = ["BotEntry", "TournamentError", "TournamentResult", "forfeit_points", "run_tournament"]
 
 
 @dataclass(frozen=True)
 class BotEntry:
-    """A bot of the tournament: ``status`` is ``"plays"`` or ``"disqualified"`` (``reason`` why)."""
+    """A bot of the tournament: ``status`` is ``"plays"``, ``"disqualified"`` (did not load, or
+    cheated) or ``"retired"`` (stopped answering: killed on ``strikes`` decisions in a row), with
+    ``reason`` why."""
 
     label: str
     source: str
@@ -63,7 +76,12 @@ class TournamentResult:
 
     @property
     def disqualified(self) -> list[BotEntry]:
-        return [b for b in self.bots if b.status != "plays"]
+        return [b for b in self.bots if b.status == "disqualified"]
+
+    @property
+    def retired(self) -> list[BotEntry]:
+        """Bots that stopped answering and forfeited their later deals unplayed."""
+        return [b for b in self.bots if b.status == "retired"]
 
 
 class TournamentError(ValueError):
@@ -103,12 +121,12 @@ def _load_bots(
         try:
             answer, _, _ = g.ask(("load", spec), limits.build_s)
             if "ok" not in answer:
-                return out(str(answer.get("error", answer)))
+                return out(bot_text(answer.get("error", answer)))
             found = str(answer["ok"])
             ready = AgentSpec(spec.label, found, spec.options, spec.source, found) if spec.source else spec
             answer, _, _ = g.ask(("new", ready, "load-check", rules), limits.build_s)
             if "ok" not in answer:
-                return out(str(answer.get("error", answer)))
+                return out(bot_text(answer.get("error", answer)))
             return ready
         except (NoAnswer, BotDied, Cheated) as e:
             return out(f"while loading: {e}")
@@ -117,6 +135,26 @@ def _load_bots(
 
     with ThreadPoolExecutor(max(1, workers)) as ex:
         return list(ex.map(load, specs))
+
+
+def preflight(pool: HostPool, limits: Limits, probe: Path, uid: int | None) -> None:
+    """Play the probe bot (:mod:`.preflight`) as a bot would run; :class:`.PreflightError` with
+    the one-line fix when it cannot import what the template imports."""
+    spec = AgentSpec(PREFLIGHT, PREFLIGHT, (), str(probe), "")
+    try:
+        g = pool.game(spec)
+    except BotDied as e:
+        raise PreflightError(check_message(f"its zygote failed: {e}", uid, False)) from None
+    jailed = pool.jail_keep is not None and PREFLIGHT not in pool.unjailed
+    try:
+        answer, _, _ = g.ask(("load", spec), limits.build_s)
+    except (NoAnswer, BotDied, Cheated) as e:
+        raise PreflightError(check_message(str(e), uid, jailed)) from None
+    finally:
+        pool.done(g)
+        pool.close_bot(PREFLIGHT)
+    if "ok" not in answer:
+        raise PreflightError(check_message(str(answer.get("error", answer)), uid, jailed))
 
 
 def _file_spec(spec: AgentSpec) -> AgentSpec:
@@ -192,7 +230,8 @@ def run_tournament(
     record_dir = check_out_dir(records, what="--records") if records is not None else None
     folder = Path(bots_dir).expanduser().resolve()
     files = bot_files(bots_dir)
-    specs = [AgentSpec(p.stem, p.stem, (), str(p.resolve()), "") for p in files]
+    # a bot's label is its file name: made terminal-safe once here, for every report and log name
+    specs = [AgentSpec(terminal_text(p.stem), p.stem, (), str(p.resolve()), "") for p in files]
     specs += [_file_spec(parse_agent_spec(text)) for text in include]
     labels = [s.label for s in specs]
     clash = sorted({x for x in labels if labels.count(x) > 1})
@@ -206,14 +245,6 @@ def run_tournament(
         logs.mkdir(parents=True, exist_ok=True)
     log_paths = {s.label: str(logs / f"{file_label(s.label)}.log") if logs else None for s in specs}
     isolate = (os.geteuid() == 0) if own_uids is None else own_uids
-    hidden = unreadable_by_others(python_paths()) if isolate else None
-    if hidden is not None:
-        print(
-            f"tournament: the bots run under their own user ids and cannot read {hidden}: they can import "
-            "only what the host preloaded (sixtysix_env and the standard modules it uses), not the rest of "
-            f"Python's library or your packages. Install Python where other users can read it (chmod o+rx {hidden})",
-            file=sys.stderr,
-        )
     if isolate and logs is not None:
         os.chmod(logs, 0o700)  # bots under their own uids cannot read each other's logs
     staging = Path(tempfile.mkdtemp(prefix="sixtysix-bots-")) if isolate else None
@@ -221,8 +252,12 @@ def run_tournament(
     uids = {s.label: FIRST_UID + i for i, s in enumerate(specs)} if isolate else {}
     if staging is not None:
         specs = stage(specs, folder, staging, uids)
-    pool = HostPool(limits, log_paths, uids, [str(staging), *python_paths()] if staging is not None else None)
+        uids[PREFLIGHT] = FIRST_UID + len(specs)  # a user id no bot has
+    probe_dir = staging / "preflight" if staging is not None else Path(tempfile.mkdtemp(prefix="sixtysix-preflight-"))
+    probe = write_probe(probe_dir, template_imports(), python_paths())
+    pool = HostPool(limits, log_paths, uids, jail_paths(staging) if staging is not None else None)
     journal_file: Journal | None = None
+    pool.on_ban = lambda bot, reason: ban(pool, journal_file, bot, reason)  # a cheat in play is journaled too
     guard = SignalGuard(
         pool.owner,
         lambda bot, sig: ban(pool, journal_file, bot, f"sent {sig} to the tournament host"),
@@ -231,11 +266,15 @@ def run_tournament(
     dumpable = set_dumpable(False)
     try:
         with guard:
+            try:
+                preflight(pool, limits, probe, uids.get(PREFLIGHT))
+            except PreflightError as e:
+                raise TournamentError(str(e), []) from None
             loaded = _load_bots(specs, pool, limits, workers, r)
             if pool.stopping.is_set():
                 raise Stopped
             ready = [x for x in loaded if isinstance(x, AgentSpec)]
-            isolation = isolation_warning(isolate, pool.unjailed)
+            isolation = with_isolation(isolation_warning(isolate, pool.unjailed))
             if isolation:
                 print(f"tournament: WARNING: {isolation}", file=sys.stderr)
             entries = [x if isinstance(x, BotEntry) else BotEntry(x.label, shown[x.label], "plays") for x in loaded]
@@ -258,11 +297,12 @@ def run_tournament(
             done: dict[tuple[int, int, int], dict[str, Any]] = {}
             if journal is not None:
                 jpath = Path(journal)
+                previous = ""
                 if resume and jpath.is_file():
-                    done, banned = read_journal(jpath, header)
+                    done, banned, previous = read_journal(jpath, header, secret)
                     for label, reason in banned.items():
                         pool.disqualify(label, reason)
-                journal_file = Journal(jpath, header, fresh=not resume)
+                journal_file = Journal(jpath, header, not resume, secret, previous)
             results = _play(
                 tasks,
                 pool,
@@ -279,7 +319,7 @@ def run_tournament(
                 if ray_address is None
                 else _OnRay(ray_address, bot_bundle_of(ready, shown, folder), uids, log_paths),
             )
-        after = isolation_warning(isolate, pool.unjailed)
+        after = with_isolation(isolation_warning(isolate, pool.unjailed))
         if after != isolation:  # on Ray: a node could not isolate its bots
             isolation = after
             print(f"tournament: WARNING: {isolation}", file=sys.stderr)
@@ -292,6 +332,8 @@ def run_tournament(
             journal_file.close()
         if staging is not None:
             shutil.rmtree(staging, ignore_errors=True)
+        else:
+            shutil.rmtree(probe_dir, ignore_errors=True)
         if on_key is not None:
             on_key(secret)
     res = collect(
@@ -312,7 +354,11 @@ def run_tournament(
         for label, s in spent.items():
             cpu[label] = cpu.get(label, 0.0) + s
     entries = [
-        replace(e, status="disqualified", reason=pool.disqualified[e.label]) if e.label in pool.disqualified else e
+        replace(e, status="disqualified", reason=pool.disqualified[e.label])
+        if e.label in pool.disqualified
+        else replace(e, status="retired", reason=retired_reason(limits.strikes))
+        if e.status == "plays" and pool.kills_in_a_row.get(e.label, 0) >= limits.strikes
+        else e
         for e in entries
     ]
     return TournamentResult(
@@ -327,6 +373,11 @@ def run_tournament(
         isolate,
         isolation,
     )
+
+
+def retired_reason(strikes: int) -> str:
+    """Why a bot was retired (the same words as its forfeits)."""
+    return f"retired after {strikes} decisions in a row without an answer: it forfeited its later deals unplayed"
 
 
 def isolation_warning(own_uids: bool, unjailed: dict[str, str]) -> str:

@@ -8,11 +8,14 @@ whose cards it has seen, and no bot code ever runs in a long-lived process.
 
 A game process, before any bot code runs: leaves the zygote's session (``setsid``: its own
 process group, which the host stops between its decisions), closes every file descriptor but
-its socket and its log pipe, and, when the host runs as root, enters namespaces of its own
-(:mod:`.jail`: private writable folders, no network, private IPC, its own PID namespace, whose
-pid 1 it forks to play while it waits), gets an address-space limit and a process cap
-(``RLIMIT_NPROC``), and drops to the bot's own user id. It is not dumpable (no ``ptrace``, no
-``/proc/PID/mem``), and it dies with the zygote, which ends within 0.3 s of the host. The zygote
+its socket and its log pipe, and, when the host runs as root, enters namespaces and a jail tree
+of its own (:mod:`.jail`: a read-only root holding only what a bot's Python needs, private
+writable folders, no network, private IPC, its own PID namespace, whose pid 1 it forks to play
+while it waits), gets an address-space limit and a process cap (``RLIMIT_NPROC``), and drops to a
+fresh user id of its own (:func:`.jail.game_uid`, in its bot's group). It is not dumpable (no
+``ptrace``, no ``/proc/PID/mem``), and last, it installs the seccomp filter (:mod:`.seccomp`;
+jailed, a game that cannot exits; unjailed, it gets it where the kernel allows). It dies with the
+zygote, which ends within 0.3 s of the host. The zygote
 is the subreaper of a bot's processes and kills any that leaves the game's process group (a
 ``setsid`` escape from the freeze).
 
@@ -40,9 +43,18 @@ import sys
 import traceback
 from typing import Any
 
-from . import jail
+from . import jail, seccomp
 
-__all__ = ["MAX_MESSAGE", "children", "describe_exception", "prctl", "proc_stat", "tree_cpu", "zygote_main"]
+__all__ = [
+    "MAX_MESSAGE",
+    "children",
+    "describe_exception",
+    "prctl",
+    "proc_stat",
+    "stat_fields",
+    "tree_cpu",
+    "zygote_main",
+]
 
 MAX_MESSAGE = 64 * 1024
 """The longest answer a bot may send (bytes); a longer one disqualifies it."""
@@ -65,15 +77,23 @@ def prctl(option: int, value: int) -> bool:
     return _libc.prctl(option, value, 0, 0, 0) == 0
 
 
-def proc_stat(pid: int) -> tuple[int, int, float] | None:
-    """``(ppid, process group, CPU seconds of it and its reaped children)`` from ``/proc``; None
-    when the process is gone."""
+def stat_fields(pid: int) -> list[bytes] | None:
+    """The fields of ``/proc/PID/stat`` after the command name (state first); None when the
+    process is gone."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as f:
             text = f.read()
     except OSError:
         return None
-    fields = text[text.rfind(b")") + 2 :].split()
+    return text[text.rfind(b")") + 2 :].split()
+
+
+def proc_stat(pid: int) -> tuple[int, int, float] | None:
+    """``(ppid, process group, CPU seconds of it and its reaped children)`` from ``/proc``; None
+    when the process is gone."""
+    fields = stat_fields(pid)
+    if fields is None:
+        return None
     ticks = os.sysconf("SC_CLK_TCK")
     return int(fields[1]), int(fields[2]), sum(int(x) for x in fields[11:15]) / ticks
 
@@ -192,6 +212,10 @@ def _become_game(fd: int, config: dict[str, Any]) -> None:
     """In the forked child: shed the zygote, lock itself down, then play (never returns)."""
     code = 0
     try:
+        if config.get("cgroup"):  # the game's cgroup (.cgroups), joined first: all it ever starts is in it
+            from .cgroups import join
+
+            join(config["cgroup"])
         os.setsid()
         for sig in (signal.SIGCHLD, signal.SIGTERM, signal.SIGINT, signal.SIGPIPE):
             signal.signal(sig, signal.SIG_DFL)
@@ -200,8 +224,9 @@ def _become_game(fd: int, config: dict[str, Any]) -> None:
         os.dup2(null, 0)
         os.closerange(GAME_FD + 1, 1 << 20)
         jailed = bool(config.get("jailed"))
-        if jailed:  # namespaces of its own; it forks pid 1 of its PID namespace, which plays
-            jail.enter(config["private"], config.get("keep", ()))
+        uid, gid = config.get("game_uid"), config.get("uid")  # a fresh user id; the bot's group
+        if jailed:  # namespaces and a jail tree of its own; it forks pid 1 of its PID namespace, which plays
+            jail.enter(config["private"], config.get("keep", ()), gid=gid, uid=uid)
             if os.getppid() != config["zygote"]:
                 os._exit(1)
             prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
@@ -212,19 +237,19 @@ def _become_game(fd: int, config: dict[str, Any]) -> None:
                     os.waitpid(child, 0)
                 os._exit(0)
             jail.mount_proc()
-            jail.deny_keyrings()
         mem = config.get("memory_bytes")
         if mem:
             resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        uid = config.get("uid")
-        if uid is not None:
+        if uid is not None and gid is not None:
             resource.setrlimit(resource.RLIMIT_NPROC, (config["nproc"], config["nproc"]))
             os.setgroups([])
-            os.setgid(uid)
+            os.setgid(gid)
             os.setuid(uid)
         prctl(PR_SET_DUMPABLE, 0)
         prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if jailed or config.get("filter"):  # last: it refuses PR_SET_DUMPABLE; jailed, no filter is no game
+            seccomp.install()
         if not jailed and os.getppid() != config["zygote"]:
             os._exit(1)
         os.umask(0o077)
@@ -284,6 +309,7 @@ def _sweep(games: set[int]) -> None:
 
 def zygote_main(fd: int) -> None:
     """The zygote's loop on its control socket ``fd`` (a SOCK_SEQPACKET pair with the host)."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, ())  # the host's guard blocks every signal; bots start with none
     ctl = socket.socket(fileno=fd)
     config: dict[str, Any] = pickle.loads(ctl.recv(1 << 20))
     if os.getppid() != config["host"]:
@@ -301,7 +327,9 @@ def zygote_main(fd: int) -> None:
         private = jail.writable_dirs()
         why = jail.probe(private, config.get("keep", ()))
         config.update(jailed=not why, private=private)
+    config["filter"] = not seccomp.probe()  # where it can be had, unjailed games get it too
     games: set[int] = set()
+    started = 0
     _answer(ctl, ready=os.getpid(), jail=why)
     while True:
         ready, _, _ = select.select([ctl], [], [], 0.3)
@@ -320,10 +348,12 @@ def zygote_main(fd: int) -> None:
         if msg[0] == "game" and fds:
             sys.stdout.flush()
             sys.stderr.flush()
+            started += 1
+            fresh = {"game_uid": jail.game_uid(config["uid"], started)} if config.get("uid") is not None else {}
             pid = os.fork()
             if pid == 0:
                 ctl.close()
-                _become_game(fds[0], {**config, **msg[1]})
+                _become_game(fds[0], {**config, **msg[1], **fresh})
             os.close(fds[0])
             games.add(pid)
             _answer(ctl, pid=pid)

@@ -20,6 +20,19 @@ from ..checks import cli_int
 from .game import rule_choices
 from .guard import is_loopback
 
+WILDCARDS = ("0.0.0.0", "::", "")
+"""Listening addresses that mean "every address of this computer": no browser can open them."""
+
+
+def page_url(host: str, port: int) -> str:
+    """The address to print for the page: ``host`` itself, or this computer's loopback address when
+    ``host`` is a wildcard (0.0.0.0, ::), so that the printed address is one the Host check accepts."""
+    name = host.strip().removeprefix("[").removesuffix("]")
+    if name in WILDCARDS:
+        name = "::1" if name == "::" else "127.0.0.1"
+    shown = f"[{name}]" if ":" in name else name
+    return f"http://{shown}:{port}/"
+
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
@@ -61,8 +74,7 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> None:
     args = _parser().parse_args(argv)
     try:
-        from werkzeug.serving import make_server
-
+        from . import server as web_server
         from .app import create_app
     except ImportError as e:
         sys.exit(f"the web page needs Flask: pip install 'sixtysix-env[web]' ({e})")
@@ -82,7 +94,7 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(f"cannot listen on --host {args.host!r}: {e.strerror} (use 127.0.0.1, or 0.0.0.0 for every address)")
     # werkzeug reports a port in use itself ("Port N is in use by another program") and exits
     try:
-        server = make_server(args.host, args.port, app, threaded=True)
+        server = web_server.make_web_server(args.host, args.port, app)
     except OSError as e:
         sys.exit(f"cannot listen on {args.host}:{args.port}: {e.strerror or e} (try another --port, or 0)")
     if not is_loopback(args.host):
@@ -93,8 +105,15 @@ def main(argv: list[str] | None = None) -> None:
             file=sys.stderr,
             flush=True,
         )
-    host = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"Sixty-Six: open http://{host}:{server.server_port}/ in your browser (Ctrl+C to stop)", flush=True)
+    port = server.server_port
+    print(f"Sixty-Six: open {page_url(args.host, port)} in your browser (Ctrl+C to stop)", flush=True)
+    if args.host.strip().removeprefix("[").removesuffix("]") in WILDCARDS:
+        print(
+            f"  listening on every address: from another computer, open http://ADDRESS:{port}/ where ADDRESS is "
+            "this computer's name or address on the network, given to the server with --allow-host ADDRESS "
+            "(the Host check refuses any name it was not given)",
+            flush=True,
+        )
     print(f"  opponent {args.opponent}, rules {args.rules}, games saved in {args.records}/", flush=True)
     try:
         server.serve_forever()

@@ -16,7 +16,11 @@ is busy, or 500 when an agent fails, and a refused or failed request changes not
 | ``GET /api/records/<name>`` | | one of them as replay frames (both hands face up) |
 | ``POST /api/replay`` | a game record (JSON) | its replay frames |
 
-Every request must name this server in ``Host`` (a loopback name, or the ``--host`` given) and,
+A step is ``{"action", "text", "view", "by"}``: the move as your seat saw it, so another seat's card
+committed or discarded face down (the Russian four-player game) is action 63 and "commits a card
+face down", never the card.
+
+Every request must name this server in ``Host`` (a loopback name or address, or the ``--host`` given) and,
 when it has an ``Origin``, come from this server's own page; every POST must be
 ``Content-Type: application/json`` (:mod:`.guard`). A request may name only the opponents of
 :mod:`.opponents` (registered agents with plain options, capped budgets, a ``MOVE_MS`` deadline

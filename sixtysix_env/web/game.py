@@ -136,15 +136,20 @@ class WebGame:
         v["record_error"] = self.record_error or None
         return v
 
-    def _apply(self, action: int) -> str:
+    def _apply(self, action: int) -> tuple[int, str]:
+        """Play ``action``; returns it as the person saw it (another seat's face-down card reads
+        ``HIDDEN_ACTION``, as in the person's view) and its log line, worded for the person."""
         before = self.deal.clone()
         self.match.apply(action)
-        text = log_line(before, self.deal, action, self.text_names)
+        text = log_line(before, self.deal, action, self.text_names, viewer=HUMAN)
         self.log[-1].append(text)
+        seen = action
+        if self.game != "two":  # the person's own view of the history says what the person saw
+            seen = self.deal.information_state(HUMAN).history[-1] & 63
         if self.deal.is_over:
             self.finished.append(self.deal)
             self.log[-1].append(result_line(self.deal, self.text_names))
-        return text
+        return seen, text
 
     def _atomic(self, call: Callable[[], list[dict[str, Any]]]) -> list[dict[str, Any]]:
         """Run ``call`` (the person's move and the agents' replies, or a new deal) all or nothing:
@@ -197,14 +202,12 @@ class WebGame:
             except Exception as e:
                 raise AgentFailed(f"the opponent {self.spec.label!r} raised {type(e).__name__}: {str(e)[:300]}") from e
             action = as_index(answer)
-            if action is None or not deal.is_legal(action):
-                legal = ", ".join(str(a) for a in deal.legal_actions())
+            if action is None or not deal.is_legal(action):  # its legal moves would show its hand: not listed
                 raise AgentFailed(
-                    f"the opponent {self.spec.label!r} answered {repr(answer)[:80]}, which is not legal here "
-                    f"(legal: {legal})"
+                    f"the opponent {self.spec.label!r} answered {repr(answer)[:80]}, which is not legal here"
                 )
-            text = self._apply(action)
-            steps.append({"action": action, "text": text, "view": self.view(), "by": p})
+            seen, text = self._apply(action)
+            steps.append({"action": seen, "text": text, "view": self.view(), "by": p})
         return steps
 
     def play(self, action: object) -> list[dict[str, Any]]:
@@ -222,8 +225,8 @@ class WebGame:
             raise ValueError(f"action {action} is not legal now: legal actions are {names}")
 
         def move() -> list[dict[str, Any]]:
-            text = self._apply(action)
-            return [{"action": action, "text": text, "view": self.view(), "by": HUMAN}, *self.run_agent()]
+            seen, text = self._apply(action)
+            return [{"action": seen, "text": text, "view": self.view(), "by": HUMAN}, *self.run_agent()]
 
         steps = self._atomic(move)
         self.person_moves += 1

@@ -17,7 +17,9 @@ from urllib.parse import urlsplit
 __all__ = ["LOOPBACK_NAMES", "allowed_hosts", "is_loopback", "refusal", "split_host"]
 
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
-"""Names of this computer that a browser sends in ``Host`` (IPv6 without its brackets)."""
+"""Names of this computer that a browser sends in ``Host`` (IPv6 without its brackets); every
+other loopback address (127.0.0.0/8) is served too (:func:`is_loopback`): an address typed as
+digits cannot be a foreign name rebound to this computer."""
 _WILDCARDS = frozenset({"", "0.0.0.0", "::"})
 _HOST_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789.-")
 
@@ -27,6 +29,14 @@ def is_loopback(host: str) -> bool:
     name = host.strip().lower().removeprefix("[").removesuffix("]")
     if name in LOOPBACK_NAMES:
         return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def _loopback_address(name: str) -> bool:
+    """``name`` is a loopback address written as digits (127.0.0.2, ::1), not a name."""
     try:
         return ipaddress.ip_address(name).is_loopback
     except ValueError:
@@ -86,11 +96,15 @@ def refusal(
     if raw is None:
         return 400, "the request has no Host header: open the page at http://127.0.0.1:PORT/"
     parsed = split_host(raw)
-    if parsed is None or parsed[0] not in hosts:
+    if parsed is None or (parsed[0] not in hosts and not _loopback_address(parsed[0])):
         shown = raw[:80]
         return 400, (
             f"Host {shown!r} is not an address of this server (it answers to {', '.join(sorted(hosts))}): "
             "open the page at the address it printed"
+        )
+    if headers.get("Transfer-Encoding") is not None:  # never read: a chunked body has no size to check first
+        return 411, (
+            "a body sent in chunks (Transfer-Encoding) is refused: send it whole, with a Content-Length (at most 1 MiB)"
         )
     origin = headers.get("Origin")
     if origin is not None and not _same_origin(origin, scheme, parsed):

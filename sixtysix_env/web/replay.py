@@ -11,6 +11,7 @@ from typing import Any
 
 from ..engine import Deal
 from ..records import check_nesting, positions
+from ..textplay import EVERY_SEAT
 from .tableview import table_view
 from .view import log_line, result_line, seat_view
 
@@ -78,7 +79,7 @@ def replay_frames(record: dict[str, Any]) -> dict[str, Any]:
                 trump = f"trump {view['trump']['symbol']}" if view["trump"]["suit"] is not None else "trump to be named"
                 text = f"Deal {i + 1}: {names[deal.dealer]} dealt, {trump}"
             else:
-                text = log_line(prev, deal, bodies[i]["actions"][k - 1]["action"], names)
+                text = log_line(prev, deal, bodies[i]["actions"][k - 1]["action"], names, EVERY_SEAT)
             frames.append({"text": text, "view": view})
             prev = deal
         deals.append({"frames": frames, "outcome": bodies[i].get("outcome")})

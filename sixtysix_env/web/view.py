@@ -16,7 +16,7 @@ from ..actions import CLOSE, PASS
 from ..cards import NUM_CARDS, card_symbol, cards_of, points_of
 from ..engine import Deal, Decision
 from ..infostate import TRUMP_IN_STOCK, TRUMP_PLAYED, TRUMP_WITH_ME, InfoState
-from ..multiplayer.table import trick_winner
+from ..play.view import trick_plays
 from ..textplay import SUITS as SUIT_SYMBOLS
 from ..textplay import move_text, outcome_text, step_notes
 
@@ -32,23 +32,18 @@ def sorted_hand(mask: int, trump: int) -> list[int]:
 
 def trick_list(view: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(finished tricks, the cards of the trick in progress) from the public history of a view of
-    any of the games (an ``InfoState`` or a ``TableView``). A finished trick is
-    ``{"cards": [{"player", "card"}, ...], "winner": p, "points": n}``."""
-    n = getattr(view, "n_players", 2)
-    shift = 5 if n == 2 else 6
-    done: list[dict[str, Any]] = []
-    current: list[dict[str, Any]] = []
-    for h in view.history:
-        player, action = h >> shift, h & ((1 << shift) - 1)
-        if action >= NUM_CARDS:
-            continue
-        current.append({"player": player, "card": action})
-        if len(current) == n:
-            cards = [t["card"] for t in current]
-            winner = current[trick_winner(cards, view.trump)]["player"]
-            done.append({"cards": current, "winner": winner, "points": sum(points_of(c) for c in cards)})
-            current = []
-    return done, current
+    any of the games (an ``InfoState`` or a ``TableView``; :func:`~sixtysix_env.play.view.trick_plays`).
+    A finished trick is ``{"cards": [{"player", "card"}, ...], "winner": p, "points": n}``."""
+    finished, current = trick_plays(view)
+    done = [
+        {
+            "cards": [{"player": p, "card": c} for p, c in plays],
+            "winner": winner,
+            "points": sum(points_of(c) for _, c in plays),
+        }
+        for plays, winner in finished
+    ]
+    return done, [{"player": p, "card": c} for p, c in current]
 
 
 def sentence(text: str) -> str:
@@ -61,16 +56,18 @@ def _button(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def log_line(before: Any, after: Any, action: int, names: Sequence[str]) -> str:
+def log_line(before: Any, after: Any, action: int, names: Sequence[str], viewer: int | None = None) -> str:
     """One line of the page's log, worded as the terminal says it: "pimc: play J♠ — trick to you (+5)".
 
-    Only public facts of the two positions are read (:func:`sixtysix_env.textplay.step_notes`)."""
+    Only public facts of the two positions are read (:func:`sixtysix_env.textplay.step_notes`), and
+    the move as ``viewer`` saw it (:func:`~sixtysix_env.textplay.move_text`: another seat's face-down
+    card is not named; ``EVERY_SEAT`` for a replay, which shows every hand)."""
     notes = step_notes(before, after, names)
     if isinstance(before, Deal) and action == PASS and before.decision == Decision.DRAW and notes:
         return notes[0][:1].upper() + notes[0][1:]  # "Both draw, 10 left in the stock": the table shows who won
     if action == CLOSE:
         notes = [n for n in notes if n != "the stock is closed"]  # the move says it already
-    text = f"{names[before.current_player]}: {move_text(before, action)}"
+    text = f"{names[before.current_player]}: {move_text(before, action, viewer)}"
     return sentence(text + (" — " + "; ".join(notes) if notes else ""))
 
 
