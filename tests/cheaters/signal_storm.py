@@ -18,7 +18,11 @@ class SignalStorm:
             print("NO HOST in sight", flush=True)
             return info.legal_actions()[0]
         host = _host()
-        for sig in sorted(signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP}):
+        # the signals of the review first (the host disqualifies and kills the bot while it sends)
+        first = [signal.SIGTRAP, signal.SIGABRT, signal.SIGBUS, signal.SIGSEGV, signal.SIGSYS, signal.SIGSTKFLT]
+        first += [signal.SIGIO, signal.SIGPWR, signal.SIGRTMIN]
+        rest = sorted(signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP} - set(first))
+        for sig in first + rest:
             try:
                 os.kill(host, sig)
                 print("SENT", int(sig), flush=True)
