@@ -110,6 +110,28 @@ def test_an_answer_nobody_asked_for_is_never_read_as_the_next_reply(tmp_path) ->
     assert status["heuristic"] == ("plays", "")
 
 
+def test_an_answer_sent_between_questions_is_never_read_as_the_next_reply(tmp_path) -> None:
+    t = _vs_heuristic(tmp_path, "late_answer", deals=1)
+    status = _status(t)
+    assert "SENDING LATE" in _log(tmp_path, "late_answer")
+    assert status["late_answer"][0] == "disqualified"
+    assert "sent a message nobody asked for" in status["late_answer"][1]
+    # the stale 9999 was never read as a move (an illegal one, a forfeit) before the ban
+    assert not [f.reason for f in t.arena.faults if f.bot == "late_answer" and "illegal action 9999" in f.reason]
+    assert status["heuristic"] == ("plays", "")
+
+
+def test_an_answer_without_the_questions_nonce_is_refused() -> None:
+    host, bot = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    with host, bot:
+        bot.send(b'{"n": "abc", "action": 3}')
+        assert _read_json(host, 1.0, "abc") == {"action": 3}
+        for stale in (b'{"action": 3}', b'{"n": "old", "action": 3}'):
+            bot.send(stale)
+            with pytest.raises(Cheated, match="nobody asked for"):
+                _read_json(host, 1.0, "abc")
+
+
 # Item 8: signals, when the bots run under the host's user id (as when it is not root)
 
 HOST = """

@@ -13,8 +13,8 @@ between decisions and killed at the end of the task. What a bot prints goes thro
 its log, cut at a cap (per bot, over all its zygotes: :class:`LogBudget`), with its control
 characters made visible. An answer is one JSON object of at most :data:`.sandbox.MAX_MESSAGE`
 bytes; anything else is :class:`Cheated`: whatever the decoder raises (deep nesting, bad UTF-8),
-an empty message, or a message waiting before the question was sent (so an answer is never read
-one message late). Whatever ends a question, the game's process group is killed with it.
+an empty message, a message waiting before the question was sent, or one that does not carry
+the question's random nonce (so an answer is never read one message late). Whatever ends a question, the game's process group is killed with it.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import contextlib
 import json
 import os
 import pickle
+import secrets
 import select
 import signal
 import socket
@@ -120,15 +121,24 @@ def _clean_env() -> dict[str, str]:
     return env
 
 
-def _decode(data: bytes) -> dict[str, Any]:
+def _decode(data: bytes, nonce: str | None = None) -> dict[str, Any]:
     """One answer from its bytes, or :class:`Cheated`: whatever fails in decoding (bad UTF-8,
     not JSON, nesting so deep that the parser recurses out, a number too long to convert, any
-    other exception of the decoder) is the bot's doing, never the host's crash."""
+    other exception of the decoder) is the bot's doing, never the host's crash. With ``nonce``
+    (the question's), the answer must carry it under ``"n"``: a message that does not is one
+    nobody asked for (a second answer, bytes written by the bot itself), so it is never taken
+    as the reply to the question just sent, whenever it arrives."""
     try:
         obj = json.loads(data.decode("utf-8"))
     except Exception as e:  # RecursionError, UnicodeDecodeError, ValueError and the rest
         raise Cheated(f"sent something that is not a JSON answer ({type(e).__name__}; {data[:40]!r})") from None
-    if not isinstance(obj, dict) or len(obj) != 1 or not ANSWER_KEYS.issuperset(obj):
+    if not isinstance(obj, dict):
+        raise Cheated(f"sent a message that is not an answer ({data[:40]!r})")
+    if nonce is not None:
+        if obj.get("n") != nonce:
+            raise Cheated(f"sent a message nobody asked for ({data[:40]!r})")
+        obj = {k: v for k, v in obj.items() if k != "n"}
+    if len(obj) != 1 or not ANSWER_KEYS.issuperset(obj):
         raise Cheated(f"sent a message that is not an answer ({data[:40]!r})")
     return obj
 
@@ -162,7 +172,7 @@ def _empty_message(sock: socket.socket) -> bool:
         return False
 
 
-def _read_json(sock: socket.socket, timeout_s: float) -> dict[str, Any]:
+def _read_json(sock: socket.socket, timeout_s: float, nonce: str | None = None) -> dict[str, Any]:
     ready, _, _ = select.select([sock], [], [], max(0.0, timeout_s))
     if not ready:
         raise NoAnswer(f"no answer within {timeout_s:.1f} s")
@@ -176,7 +186,7 @@ def _read_json(sock: socket.socket, timeout_s: float) -> dict[str, Any]:
         raise BotDied("its process ended")
     if len(data) > MAX_MESSAGE:
         raise Cheated(f"sent a message of more than {MAX_MESSAGE} bytes to the tournament")
-    return _decode(data)
+    return _decode(data, nonce)
 
 
 class Zygote:
@@ -329,14 +339,15 @@ class Game:
         (``NoAnswer``), a death (``BotDied``) or a forged answer (``Cheated``)."""
         if self.closed:
             raise BotDied("its process ended")
-        data = pickle.dumps(msg)
+        nonce = secrets.token_hex(8)  # unguessable: no answer can be sent before its question
+        data = pickle.dumps((nonce, msg))
         cpu = self.cpu()
         self._go()
         start = time.monotonic()
         try:
             _unasked(self.sock)
             self.sock.sendall(data)
-            answer = _read_json(self.sock, timeout_s)
+            answer = _read_json(self.sock, timeout_s, nonce)
         except (NoAnswer, BotDied, Cheated) as e:
             over = self._over_memory() if isinstance(e, BotDied) else None
             self.kill()

@@ -19,8 +19,9 @@ zygote, which ends within 0.3 s of the host. The zygote
 is the subreaper of a bot's processes and kills any that leaves the game's process group (a
 ``setsid`` escape from the freeze).
 
-Wire: the host sends pickled tuples (trusted direction); a game process answers one JSON object
-per message (the host never unpickles what a bot sends). Messages: ``("load", spec)`` import the
+Wire: the host sends pickled ``(nonce, message)`` pairs (trusted direction); a game process
+answers one JSON object per message, carrying the nonce under ``"n"`` (the host never unpickles
+what a bot sends, and takes no answer without the nonce of the question just asked). Messages: ``("load", spec)`` import the
 file and find the agent -> ``{"ok": attribute}``; ``("new", spec, seed, rules)`` build a fresh
 agent and its ``random.Random(seed)``, run its ``prepare(rules)`` -> ``{"ok": ""}``;
 ``("act", info)`` -> ``{"action": int}``, ``{"raised": text}`` or ``{"returned": text}``. Either
@@ -180,7 +181,7 @@ def _game(sock: socket.socket) -> None:
         data = sock.recv(1 << 22)
         if not data:
             return
-        msg = pickle.loads(data)  # from the host: trusted
+        nonce, msg = pickle.loads(data)  # from the host: trusted
         kind = msg[0]
         if kind == "act":
             reply = _act(agent, msg[1], rng)
@@ -205,7 +206,7 @@ def _game(sock: socket.socket) -> None:
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(BaseException):
                 stream.flush()
-        sock.sendall(json.dumps(reply).encode())
+        sock.sendall(json.dumps({"n": nonce, **reply}).encode())
 
 
 def _become_game(fd: int, config: dict[str, Any]) -> None:
