@@ -34,6 +34,9 @@ import sixtysix_env  # noqa: F401  (registers SixtySix-v0)
 from sixtysix_env.checks import cli_float, cli_int
 from sixtysix_env.integrations.curve import LearningCurve, add_curve_arguments
 
+PRINT_EVERY_S = 25.0
+"""A progress line at least this often (every 20 updates too), whatever the opponent's speed."""
+
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
@@ -161,7 +164,7 @@ def main(argv: list[str] | None = None) -> None:
     act_buf = torch.zeros((t_steps, n), dtype=torch.long)
     logp_buf, rew_buf, done_buf, val_buf = (torch.zeros((t_steps, n)) for _ in range(4))
     curve = LearningCurve.from_args(args, "CleanRL-style PPO")
-    start = time.time()
+    start = printed = time.time()
     obs, infos = envs.reset(seed=args.seed)
     next_obs = torch.as_tensor(obs)
     next_mask = torch.as_tensor(infos["action_mask"], dtype=torch.bool)
@@ -210,7 +213,8 @@ def main(argv: list[str] | None = None) -> None:
                 loss.backward()
                 nn.utils.clip_grad_norm_(agent.parameters(), 0.5)
                 opt.step()
-        if update % 20 == 0 or update == updates:
+        if update % 20 == 0 or update == updates or time.time() - printed >= PRINT_EVERY_S:
+            printed = time.time()
             recent = returns_seen[-2000:]
             mean = float(np.mean(recent)) if recent else float("nan")
             print(

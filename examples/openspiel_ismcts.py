@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> None:
     rng = np.random.RandomState(args.seed)
     evaluator = mcts.RandomRolloutEvaluator(1, rng)
     bot = ismcts.ISMCTSBot(game, evaluator, 2.0, args.simulations, random_state=rng)
-    games, total = 10, 0.0
+    games, total, start = 10, 0.0, time.time()
     for g in range(games):
         seat = g % 2  # the ISMCTS bot's seat
         state = game.new_initial_state()
@@ -59,13 +59,14 @@ def main(argv: list[str] | None = None) -> None:
                 mover = state.current_player()
                 state.apply_action(bot.step(state) if mover == seat else int(rng.choice(state.legal_actions())))
         total += state.returns()[seat]
+        print(f"ISMCTS game {g + 1} of {games}: {state.returns()[seat]:+.0f} ({time.time() - start:.0f} s)", flush=True)
     print(f"OpenSpiel ISMCTS ({args.simulations} simulations) vs uniformly random, {games} games: "
           f"{total / games:+.2f} game points per game")  # fmt: skip
 
     if args.deals:
         agent = f"sixtysix_env.integrations.openspiel:ISMCTSAgent:simulations={args.simulations}:rules={args.rules}"
         start = time.time()
-        result = run_arena([agent, "heuristic"], deals=args.deals, rules=args.rules, seed=args.seed)
+        result = run_arena([agent, "heuristic"], deals=args.deals, rules=args.rules, seed=args.seed, progress=True)
         print(summary_markdown(result))
         print(f"arena: {time.time() - start:.0f} s")
 

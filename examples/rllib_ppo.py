@@ -60,7 +60,7 @@ from typing import Any
 from sixtysix_env.checks import cli_float, cli_int
 from sixtysix_env.distributed import ADDRESS_HELP, cli_ray_address
 from sixtysix_env.distributed.ray_backend import connection_hint
-from sixtysix_env.integrations.curve import LearningCurve, add_curve_arguments
+from sixtysix_env.integrations.curve import LearningCurve, add_curve_arguments, heartbeat
 
 GYM_ID = "sixtysix_env:SixtySix-v0"
 
@@ -258,7 +258,8 @@ def main(argv: list[str] | None = None) -> None:
     config = build_config(args)
     built = time.time()
     print(f"building RLlib's PPO ({args.env_runners} env runners; this takes a while)", flush=True)
-    algo = build_algo(config, args.env_runners)
+    with heartbeat("building RLlib's PPO"):
+        algo = build_algo(config, args.env_runners)
     print(f"built in {time.time() - built:.0f} s", flush=True)
     policy = algo.get_module("shared" if args.self_play else None)
 

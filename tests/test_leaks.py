@@ -355,7 +355,7 @@ def test_no_leak_in_any_encoder(game: type, rules: Any) -> None:
     assert compared > 25  # the re-deals are not all rejected: the test compares something
 
 
-@settings(max_examples=60, deadline=None, derandomize=True)
+@settings(deadline=None)  # examples and seed from the profile (CI's fixed one, or a random one)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_no_leak_russian_secret_rounds(seed: int) -> None:
     check_no_leak(FourDeal, FOUR_PRESETS["russian"].replace(nines_partner_ask=True), seed)

@@ -116,12 +116,11 @@ def _scan_terminal(lines: list[str], deal: Any, person: int) -> int:
     return checked
 
 
-@pytest.mark.parametrize("seed", [14, 21, 32])
+@pytest.mark.parametrize("seed", [21, 32])
 def test_the_terminal_never_shows_another_seats_face_down_card(seed: int, tmp_path: Path) -> None:
     lines, deal, person = _terminal_run(seed, tmp_path, subprocess_run=True)
     windows = secret_windows(deal, person)
-    if seed != 14:  # 21 and 32: an agent discards (21) or commits (32) face down while you watch
-        assert windows, f"seed {seed} should have a face-down card of an agent"
+    assert windows, f"seed {seed} should have a face-down card of an agent"  # 21 discards, 32 commits
     assert _scan_terminal(lines, deal, person) >= len(windows)
 
 

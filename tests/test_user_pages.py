@@ -18,7 +18,17 @@ from sixtysix_env.cards import CARD_POINTS, NUM_RANKS, RANK_LETTERS, SUIT_SYMBOL
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-USER_PAGES = [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
+USER_PAGES = [
+    ROOT / "README.md",
+    *sorted(DOCS.rglob("*.md")),
+    *(
+        ROOT / folder / "README.md"
+        for folder in ("baselines", "benchmarks", "examples")
+        if (ROOT / folder / "README.md").exists()
+    ),
+    *sorted((ROOT / "sixtysix_env").rglob("*.py")),  # the API reference renders their docstrings
+]
+"""The site's pages: docs/, the READMEs it copies under repo/, and the modules' docstrings."""
 
 
 def _text(path: Path) -> str:

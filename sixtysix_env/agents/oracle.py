@@ -19,7 +19,7 @@ table (also when the same deal is replayed with the seats swapped), so they are 
 
 Ties: several actions are often optimal, and which one the oracle plays changes what a fallible
 opponent makes of it (not the value against a perfect one). With ``ties=None`` it plays the first
-optimal action in search order (the project's oracle until issue 23). With ``ties=agent`` (the
+optimal action in search order (the project's first oracle). With ``ties=agent`` (the
 benchmark passes a fresh copy of the opponent) it plays the action ``agent`` would choose in the
 oracle's own information state when that action is optimal, else the first: values are whole
 game points, compared exactly. The choice is as reproducible as ``agent`` with the ``rng`` given.

@@ -100,28 +100,29 @@ class BatchedDeals:
     """N independent deals of one rule set, stepped together.
 
     Arguments:
-        num_envs: number of deals (1 to 65,536 and beyond; memory is ``bytes_per_env`` each).
-        rules: a preset name or a ``Rules`` object (every two-player preset is supported; a
-            ``Rules`` field the kernels do not know raises ``UnsupportedRuleError``).
-        reward: ``"game_points"``, ``"win_loss"`` or ``"shaped"`` (as ``rewards.step_rewards``
-            in deal episodes).
-        shaping_scale: the ``shaped`` scheme's factor on the change in counted points.
-        autoreset: replace a finished deal by a new random one within the same ``step``.
-        dealer: who deals each new random deal: ``"random"``, ``"alternate"`` (per env, from a
-            random first dealer), or a fixed seat ``0`` / ``1``.
-        seed: seeds the batch's RNG (two splitmix64 streams per env: deals and sampled actions),
-            so a seeded batch replays exactly, whatever the batch size's threading.
-        parallel: split the envs over all cores (threads running the GIL-free kernels on
-            slices of the arrays); ``None`` does so from ``PARALLEL_MIN_ENVS`` envs on.
-        opponent: ``None`` for self-play (the caller acts for both seats), or a built-in opponent
-            played inside the batch (``OPPONENTS``: ``"random"``, ``"heuristic"``): ``step`` then
-            returns only when the other seat (the learner) is to act or the deal ended. A seat
-            ``0``/``1`` here means the random opponent in that seat (the older form).
-        opponent_seat: the built-in opponent's seat, ``0``, ``1`` (default) or ``"random"``: drawn
-            for every deal from the batch's seeded RNG (``opponent_seats`` has each env's).
-        final_observation_seat: when set (0, 1, or ``"learner"``: the seat facing the built-in
-            opponent in each env), a deal that ends writes that seat's observation of the
-            finished deal to ``final_observations[i]`` before any reset.
+
+    - ``num_envs``: number of deals (1 to 65,536 and beyond; memory is ``bytes_per_env`` each).
+    - ``rules``: a preset name or a ``Rules`` object (every two-player preset is supported; a
+      ``Rules`` field the kernels do not know raises ``UnsupportedRuleError``).
+    - ``reward``: ``"game_points"``, ``"win_loss"`` or ``"shaped"`` (as ``rewards.step_rewards``
+      in deal episodes).
+    - ``shaping_scale``: the ``shaped`` scheme's factor on the change in counted points.
+    - ``autoreset``: replace a finished deal by a new random one within the same ``step``.
+    - ``dealer``: who deals each new random deal: ``"random"``, ``"alternate"`` (per env, from a
+      random first dealer), or a fixed seat ``0`` / ``1``.
+    - ``seed``: seeds the batch's RNG (two splitmix64 streams per env: deals and sampled actions),
+      so a seeded batch replays exactly, whatever the batch size's threading.
+    - ``parallel``: split the envs over all cores (threads running the GIL-free kernels on
+      slices of the arrays); ``None`` does so from ``PARALLEL_MIN_ENVS`` envs on.
+    - ``opponent``: ``None`` for self-play (the caller acts for both seats), or a built-in opponent
+      played inside the batch (``OPPONENTS``: ``"random"``, ``"heuristic"``): ``step`` then
+      returns only when the other seat (the learner) is to act or the deal ended. A seat
+      ``0``/``1`` here means the random opponent in that seat (the older form).
+    - ``opponent_seat``: the built-in opponent's seat, ``0``, ``1`` (default) or ``"random"``: drawn
+      for every deal from the batch's seeded RNG (``opponent_seats`` has each env's).
+    - ``final_observation_seat``: when set (0, 1, or ``"learner"``: the seat facing the built-in
+      opponent in each env), a deal that ends writes that seat's observation of the
+      finished deal to ``final_observations[i]`` before any reset.
     """
 
     def __init__(

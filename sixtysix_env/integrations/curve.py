@@ -18,20 +18,43 @@ without it the curve is written as CSV and JSON only, and a line says so;
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import json
+import threading
 import time
+from collections.abc import Iterator
 from dataclasses import asdict
 from pathlib import Path
 
 from ..checks import cli_float, cli_int
 from .evaluate import BatchPolicy, DuplicateResult, duplicate_eval
 
-__all__ = ["LearningCurve", "add_curve_arguments", "redraw"]
+__all__ = ["LearningCurve", "add_curve_arguments", "heartbeat", "redraw"]
 
 CHECKPOINT_SEED = 777
 FINAL_SEED = 12345
 FIELDS = ("wall_s", "steps", "points_per_deal", "low", "high", "win_rate", "deals")
+
+
+@contextlib.contextmanager
+def heartbeat(doing: str, every_s: float = 25.0) -> Iterator[None]:
+    """Print ``"<doing>: still at it (N s)"`` every ``every_s`` seconds while the block runs, so a
+    long silent step (a framework building its workers) still shows a line at least that often."""
+    done = threading.Event()
+    start = time.time()
+
+    def beat() -> None:
+        while not done.wait(every_s):
+            print(f"{doing}: still at it ({time.time() - start:.0f} s)", flush=True)
+
+    thread = threading.Thread(target=beat, daemon=True, name="heartbeat")
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
 
 
 def add_curve_arguments(parser: argparse.ArgumentParser) -> None:

@@ -7,7 +7,9 @@ parent chain leads to a bot's zygote is that bot: the signal is ignored and the 
 A signal a bot arranged through a file it owns (``F_SETOWN``/``F_SETSIG`` on a socket, which
 names no sender) is ignored, and the bot holding a file in that mode (``O_ASYNC``) disqualified.
 Ctrl-C from the terminal, and ``SIGTERM``/``SIGINT``/``SIGHUP``/``SIGQUIT`` from any other
-process, stop the tournament as before.
+process, stop the tournament as before. A sender that is gone by the time the guard looks (``kill``
+from a shell exits at once; so can a bot's helper) cannot be told apart: a stopping signal from it
+stops the tournament (``--resume`` continues), any other is ignored, and neither disqualifies.
 
 The fault signals (``SIGSEGV``, ``SIGBUS``, ``SIGILL``, ``SIGFPE``, ``SIGTRAP``, ``SIGSYS``,
 ``SIGABRT``) are blocked but get no handler of their own: one the host's own code raises (a real
@@ -141,7 +143,11 @@ class SignalGuard:
                 self.on_bot(bot, name)
                 return
             if proc_stat(sender) is None:  # gone before it could be told apart from a bot's
-                print(f"tournament: ignored {name} from process {sender}, gone already", file=sys.stderr)
+                if signo in STOPPING:  # most often the teacher's kill(1), which exits at once
+                    print(f"tournament: {name} from process {sender} (gone already): stopping", file=sys.stderr)
+                    self.on_stop()
+                else:
+                    print(f"tournament: ignored {name} from process {sender}, gone already", file=sys.stderr)
                 return
             if signo in STOPPING:
                 self.on_stop()

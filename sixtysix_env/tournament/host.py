@@ -14,7 +14,8 @@ its log, cut at a cap (per bot, over all its zygotes: :class:`LogBudget`), with 
 characters made visible. An answer is one JSON object of at most :data:`.sandbox.MAX_MESSAGE`
 bytes; anything else is :class:`Cheated`: whatever the decoder raises (deep nesting, bad UTF-8),
 an empty message, a message waiting before the question was sent, or one that does not carry
-the question's random nonce (so an answer is never read one message late). Whatever ends a question, the game's process group is killed with it.
+the question's random nonce (so an answer is never read one message late). Whatever ends a
+question, the game's process group is killed with it.
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..agents.spec import AgentSpec
+from ..text_safety import terminal_text
 from .discover import bot_files
 from .jail import tree
 from .journal import Journal
@@ -112,9 +113,10 @@ def stage(specs: list[AgentSpec], bots_dir: Path, staging: Path, uids: dict[str,
         out.append(spec)
     left = [e for e in entries if e not in given and e != "__pycache__" and not e.startswith(("test_", "."))]
     if left and any(Path(s.source).parent == bots_dir for s in specs if s.source.endswith(".py")):
+        shown = ", ".join(terminal_text(name) for name in left[:10]) + (" ..." if len(left) > 10 else "")
         print(
-            f"tournament: these files of {str(bots_dir)!r} belong to no bot and are given to none: "
-            f"{', '.join(left[:10])}{' ...' if len(left) > 10 else ''} (a bot's helpers and data are "
+            f"tournament: these files of {terminal_text(bots_dir)!r} belong to no bot and are given to none: "
+            f"{shown} (a bot's helpers and data are "
             "named _BOTNAME_anything, or are helper modules _name.py that the bot imports)",
             file=sys.stderr,
         )

@@ -41,8 +41,9 @@ def bot_text(value: object) -> str:
 
 
 NPROC = 64
-"""Processes (threads count) one bot may have at a time, all its games together, when it runs
-under a user id of its own (``RLIMIT_NPROC``: a fork bomb stops there)."""
+"""Processes (threads count) one game of a bot may have at a time when it runs under a user id of
+its own (``RLIMIT_NPROC`` counts per user id, and each game has a fresh one: a fork bomb stops
+there; where cgroups hold, the game's ``pids`` cap bounds it too)."""
 
 
 class Stopped(KeyboardInterrupt):
@@ -102,6 +103,8 @@ class HostPool:
         self.disqualified: dict[str, str] = {}
         self.stopping = threading.Event()
         self._games: set[Game] = set()
+        self._game_numbers: dict[str, int] = {}
+        """How many games each bot has had in this pool (their fresh uids: :func:`.jail.game_uid`)."""
         self.on_ban: Callable[[str, str], None] | None = None
         """How :meth:`ban` bans (the host sets one that also journals the ban); else :meth:`disqualify`."""
 
@@ -157,7 +160,9 @@ class HostPool:
         """A fresh game process of ``spec``'s bot."""
         if self.stopping.is_set():
             raise Stopped
-        g = self._zygote(spec.label).game({"cwd": cwd})
+        with self._lock:  # numbered by the host, so a zygote started again never reuses a game's uid
+            number = self._game_numbers[spec.label] = self._game_numbers.get(spec.label, 0) + 1
+        g = self._zygote(spec.label).game({"cwd": cwd, "number": number})
         g.label = spec.label
         with self._lock:
             self._games.add(g)

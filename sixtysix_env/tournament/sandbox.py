@@ -21,9 +21,10 @@ is the subreaper of a bot's processes and kills any that leaves the game's proce
 
 Wire: the host sends pickled ``(nonce, message)`` pairs (trusted direction); a game process
 answers one JSON object per message, carrying the nonce under ``"n"`` (the host never unpickles
-what a bot sends, and takes no answer without the nonce of the question just asked). Messages: ``("load", spec)`` import the
-file and find the agent -> ``{"ok": attribute}``; ``("new", spec, seed, rules)`` build a fresh
-agent and its ``random.Random(seed)``, run its ``prepare(rules)`` -> ``{"ok": ""}``;
+what a bot sends, and takes no answer without the nonce of the question just asked).
+Messages: ``("load", spec)`` import the file and find the agent -> ``{"ok": attribute}``;
+``("new", spec, seed, rules)`` build a fresh agent and its ``random.Random(seed)``, run its
+``prepare(rules)`` -> ``{"ok": ""}``;
 ``("act", info)`` -> ``{"action": int}``, ``{"raised": text}`` or ``{"returned": text}``. Either
 may be ``{"error": text}``.
 """
@@ -349,7 +350,7 @@ def zygote_main(fd: int) -> None:
         if msg[0] == "game" and fds:
             sys.stdout.flush()
             sys.stderr.flush()
-            started += 1
+            started = int(msg[1].get("number", started + 1))  # the host's count: fresh across zygotes
             fresh = {"game_uid": jail.game_uid(config["uid"], started)} if config.get("uid") is not None else {}
             pid = os.fork()
             if pid == 0:
