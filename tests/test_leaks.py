@@ -329,6 +329,26 @@ def test_russian_history_hides_committed_and_discarded_cards() -> None:
     assert TABLE_ENCODERS["history"](d.information_state(2))["events"][:, n + 2].any()
 
 
+def test_a_discard_of_the_committed_card_the_nines_showed_stays_face_down() -> None:
+    """Player 0's commit (AD) was shown by the three nines; he took it back and later discarded
+    face down for five. Player 2 must not learn whether that discard was AD (a random-seed run of
+    ``test_no_leak_russian_secret_rounds`` found the view showing it)."""
+    rules = "russian(nines_partner_ask=True); dealer=2; "
+    played = "played==S AT P AT P P P N AD KS 9D B5 P P P {} 9C QC AC TH"
+    a = FourDeal.from_notation(
+        rules
+        + "hands=JC JH AC AD TD AH | KH JS QH AS TS KD | KS QD JD TH 9C QS | 9D KC TC 9H QC 9S; "
+        + played.format("TC JC")
+    )
+    b = FourDeal.from_notation(
+        rules
+        + "hands=JS KD AC AD JH TC | TS KC KH QH JC AS | KS QD JD TH 9C QS | 9D TD AH 9H QC 9S; "
+        + played.format("9H AD")
+    )
+    assert a.history[16] & 63 != b.history[16] & 63  # the discards differ: JC against AD
+    _assert_same(a, b, 2)
+
+
 def test_five_discards_hidden_from_the_others() -> None:
     """The face-down discards of the contract five never reach another player's observation."""
     seen = 0

@@ -368,14 +368,20 @@ class TableView:
 
 def _history_seen(deal: Any, player: int) -> tuple[int, ...]:
     """``deal.history`` as ``player`` saw it: the others' face-down card decisions hidden, except a
-    committed card the three nines showed."""
+    committed card the three nines showed. Only the commit itself (a player's first face-down
+    decision, see ``_sampled_history``) is shown: a later discard stays face down even when it is
+    the same card, which the player took back after the nines."""
     secret = deal.secret
     if not secret:
         return tuple(deal.history)
     out = []
+    first = [True] * deal.n_players
     for i, x in enumerate(deal.history):
         q = x >> 6
-        if secret >> i & 1 and q != player and not (deal.nines_hits >> q & 1 and deal.committed[q] == x & 63):
-            x = q << 6 | HIDDEN_ACTION
+        if secret >> i & 1:
+            shown = first[q] and deal.nines_hits >> q & 1 and deal.committed[q] == x & 63
+            first[q] = False
+            if q != player and not shown:
+                x = q << 6 | HIDDEN_ACTION
         out.append(x)
     return tuple(out)

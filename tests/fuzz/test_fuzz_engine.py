@@ -101,6 +101,8 @@ def test_perft_and_result_counts(d, depth):
     result = attempt(lambda: 0 if _searches_deep(depth) else perft(d, depth), lambda: snapshot(d), depth)
     if isinstance(result, int):
         assert result >= 0
+    if isinstance(depth, Deal):  # junk holds real deals too (a finished one, a fresh schnapsen deal),
+        return  # for which perft(depth, 1) is a valid call and result_counts(depth) a whole game's search
     assert isinstance(attempt(lambda: perft(depth, 1), lambda: None, depth), Rejected)
     assert isinstance(attempt(lambda: result_counts(depth), lambda: None, depth), Rejected)
 
