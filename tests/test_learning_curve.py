@@ -62,3 +62,16 @@ def test_eval_deals_below_two_builds_a_curve_the_examples_never_use(deals):
     curve_module.add_curve_arguments(parser)
     curve = LearningCurve.from_args(parser.parse_args(["--eval-deals", str(deals)]), "no evaluation")
     assert curve.final_deals == 2 and curve.deals == 2
+
+
+def test_heartbeat_prints_while_a_silent_step_runs_and_stops_after(capsys) -> None:
+    import time
+
+    from sixtysix_env.integrations.curve import heartbeat
+
+    with heartbeat("building", every_s=0.05):
+        time.sleep(0.3)
+    beats = [line for line in capsys.readouterr().out.splitlines() if line.startswith("building: still at it")]
+    assert len(beats) >= 2
+    time.sleep(0.15)
+    assert capsys.readouterr().out == ""  # the thread ended with the block
