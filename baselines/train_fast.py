@@ -18,7 +18,7 @@ with every env at a learner decision, whose value bootstraps the open trajectori
 ``--endgame solve`` trains the network of ``ppo:endgame=search``, which hands every position
 after the stock is closed or exhausted to search: a deal then ends as soon as its stock is
 closed or exhausted, paid its exact perfect-information value (the numba solver of
-``sixtysix_env.fast.solver``; a 6-card endgame solves in well under a millisecond). The network
+``sixtysix_env.agents.fast.solver``; a 6-card endgame solves in well under a millisecond). The network
 learns the open-stock game as if both sides played the endgame perfectly, never its own endgame
 play, and deals are shorter (about 3 times the samples per second). Its evaluations stop there too.
 
@@ -61,11 +61,11 @@ if str(ROOT) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(ROOT))
 
 from sixtysix_env.actions import NUM_ACTIONS  # noqa: E402
+from sixtysix_env.agents.fast.solver import FastSolver  # noqa: E402
 from sixtysix_env.agents.mlp import MLPPolicy, linear_layers, vector_policy  # noqa: E402
 from sixtysix_env.checks import cli_float, cli_int, parse_float_text  # noqa: E402
 from sixtysix_env.fast import BatchedDeals  # noqa: E402
 from sixtysix_env.fast import kernels as K  # noqa: E402
-from sixtysix_env.fast.solver import FastSolver  # noqa: E402
 from sixtysix_env.fast.state import COLUMNS  # noqa: E402
 from sixtysix_env.observers import VECTOR_SIZE  # noqa: E402
 from sixtysix_env.rules import Rules, get_rules, preset_names  # noqa: E402

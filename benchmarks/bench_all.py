@@ -94,7 +94,7 @@ def gym_rate(opponent: str, rules: str, seconds: float) -> float:
 def vector_opponents() -> tuple[str, ...]:
     """The opponents the batched vector env offers in this checkout (a heuristic one is coming)."""
     try:
-        from sixtysix_env.fast.vector_env import OPPONENTS
+        from sixtysix_env.envs.vector import OPPONENTS
     except ImportError:
         return ()
     return tuple(OPPONENTS)

@@ -55,7 +55,7 @@ def batched_rate(rules: str, n: int, parallel: bool | None, seconds: float, fuse
 def vector_env_rate(rules: str, n: int, seconds: float, opponent: str = "random") -> float:
     """Learner decisions per second of ``SixtySixVectorEnv`` (the opponent's moves, made inside
     the batch, are not counted), with a vectorised random legal learner."""
-    from sixtysix_env.fast.vector_env import SixtySixVectorEnv
+    from sixtysix_env.envs.vector import SixtySixVectorEnv
 
     env = SixtySixVectorEnv(n, rules, opponent=opponent, seed=0)
     env.reset(seed=0)

@@ -107,7 +107,7 @@ def sb3_sampler(single: bool, envs: int, steps: int, seed: int) -> Sampler:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from sixtysix_env.fast.sb3 import SixtySixSB3VecEnv
+    from sixtysix_env.envs.sb3 import SixtySixSB3VecEnv
 
     if single:
         env = DummyVecEnv([lambda: gym.make("SixtySix-v0", opponent="heuristic")] * envs)

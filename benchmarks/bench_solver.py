@@ -26,10 +26,10 @@ if str(ROOT) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(ROOT))
 
 from sixtysix_env.agents.alphabeta import solve_actions  # noqa: E402
+from sixtysix_env.agents.fast.solver import FastSolver  # noqa: E402
 from sixtysix_env.agents.heuristic import heuristic_deal_action  # noqa: E402
 from sixtysix_env.checks import cli_int  # noqa: E402
 from sixtysix_env.engine import Deal, Decision  # noqa: E402
-from sixtysix_env.fast.solver import FastSolver  # noqa: E402
 
 
 def position(rng: random.Random, stock: int) -> Deal | None:

@@ -77,7 +77,7 @@ class TimedVecEnv(VecEnvWrapper):
 def make_env(kind: str, n: int, rules: str, seed: int, opponent: str) -> VecEnv:
     """N envs of one kind, the learner against ``opponent``, as an SB3 VecEnv."""
     if kind == "batched":
-        from sixtysix_env.fast.sb3 import SixtySixSB3VecEnv
+        from sixtysix_env.envs.sb3 import SixtySixSB3VecEnv
 
         return SixtySixSB3VecEnv(num_envs=n, rules=rules, seed=seed, opponent=opponent)
     import gymnasium

@@ -158,7 +158,7 @@ def check_two_player(spec: AgentSpec) -> None:
             hint = next((h for k, h in hints.items() if k != "return"), None)
         except Exception:  # unresolvable annotations: only the module test applies
             hint = None
-    from sixtysix_env.multiplayer.view import TableView
+    from sixtysix_env.table.view import TableView
 
     if module.startswith("sixtysix_env.agents.table_") or hint is TableView:
         raise ValueError(

@@ -5,7 +5,7 @@
 The env is ``gymnasium.make_vec("SixtySix-v0", num_envs=N, vectorization_mode="vector_entry_point",
 opponent="heuristic")``: N deals stepped by numba kernels, the opponent played inside them
 (``--opponent ppo:model=fast_standard`` a shipped network, ``--opponent self`` the learner's own
-current policy, both batched: ``sixtysix_env.fast.opponents``). The
+current policy, both batched: ``sixtysix_env.envs.vector_opponents``). The
 mask comes in ``infos["action_mask"]`` at every step (never all zero); a finished deal is
 replaced within the same step (the learner's next observation is already the new deal's), so
 ``terminated`` is the episode boundary for GAE as in CleanRL's ``ppo.py``. Illegal logits are set

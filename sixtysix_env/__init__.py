@@ -6,6 +6,7 @@ PettingZoo) load on first use: ``sixtysix_env.sixtysix_v0``, ``sixtysix_env.Sixt
 
 from typing import Any
 
+from . import _moved
 from .actions import CLOSE, EXCHANGE, GO_OUT, MARRIAGE, NUM_ACTIONS, PASS, action_label, action_str, parse_action
 from .cards import Rank, Suit, card_str, card_symbol, cards_str, parse_card, parse_cards
 from .engine import Deal, Decision, IllegalActionError, Outcome, Termination
@@ -15,6 +16,7 @@ from .registration import register_when_imported
 from .rules import PRESETS, Rules, get_rules
 
 register_when_imported()
+_moved.install()  # the 0.1 layout's import paths, with a DeprecationWarning, for one release
 
 _LAZY = {"sixtysix_v0": "sixtysix_env.envs.sixtysix_v0", "SixtySixEnv": "sixtysix_env.envs.gym_env"}
 

@@ -5,7 +5,7 @@ the decision to make and of how the deal ended, so those types live here, one la
 the engine imports the view without a circle. ``sixtysix_env.engine`` re-exports them.
 
 :class:`DealLike` is the API every deal shares, two-player ``engine.Deal`` and the three- and
-four-player ``multiplayer.TableDeal`` alike: code that only plays, views and scores deals (the
+four-player ``table.TableDeal`` alike: code that only plays, views and scores deals (the
 env base, records, agents) types against it and works at every table size.
 """
 
@@ -94,7 +94,7 @@ class OutcomeLike(Protocol):
 
 @runtime_checkable
 class DealLike(Protocol):
-    """The API ``engine.Deal`` and ``multiplayer.TableDeal`` share: one deal, changed only by
+    """The API ``engine.Deal`` and ``table.TableDeal`` share: one deal, changed only by
     ``apply``. Players are seats ``0 .. n_players-1``; ``side_of(p)`` is who scores for ``p`` (the
     player himself, or his team with four players), and ``points``/``scores`` are per side.
 

@@ -28,9 +28,9 @@ from .checks import parse_float_text
 from .deal_types import DealLike
 from .engine import Deal
 from .match import Match
-from .multiplayer import FourDeal, FourRules, TableMatch, ThreeDeal, ThreeRules
-from .multiplayer.actions import table_action_label
 from .rules import Rules
+from .table import FourDeal, FourRules, TableMatch, ThreeDeal, ThreeRules
+from .table.actions import table_action_label
 
 __all__ = [
     "RECORD_FORMAT",

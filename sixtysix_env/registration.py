@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
-from .envs.multiplayer_registry import MULTIPLAYER_IDS
+from .envs.table_registry import MULTIPLAYER_IDS
 
 __all__ = ["GYM_ID", "PETTINGZOO_IDS", "register_aec_ids", "register_envs", "register_when_imported"]
 
@@ -29,7 +29,7 @@ GYM_ID = "SixtySix-v0"
 GYM_ENTRY = "sixtysix_env:SixtySixEnv"
 # ``gymnasium.make_vec(..., vectorization_mode="vector_entry_point")`` builds the batched engine's
 # VectorEnv; the string is resolved only then, so numba stays optional (the ``fast`` extra).
-GYM_VECTOR_ENTRY = "sixtysix_env.fast.vector_env:SixtySixVectorEnv"
+GYM_VECTOR_ENTRY = "sixtysix_env.envs.vector:SixtySixVectorEnv"
 
 
 def register_aec_ids(ids: dict[str, str]) -> None:

@@ -25,6 +25,7 @@ from .cards import Rank
 from .checks import as_index, parse_int_text
 
 __all__ = [
+    "FIELD_CHOICES",
     "Rules",
     "PRESETS",
     "PRESET_INFO",
@@ -49,7 +50,7 @@ MarriageCounts = Literal["any_trick", "next_trick"]
 MarriageLead = Literal["king_or_queen", "king"]
 Claiming = Literal["auto", "explicit"]
 
-_CHOICES: dict[str, tuple[str, ...]] = {
+FIELD_CHOICES: dict[str, tuple[str, ...]] = {
     "exchange_requires": ("won_trick", "after_first_trick", "any"),
     "exchange_timing": ("lead", "any_turn"),
     "drawn_deal": ("same_dealer", "new_dealer", "carry"),
@@ -63,6 +64,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "marriage_lead": ("king_or_queen", "king"),
     "claiming": ("auto", "explicit"),
 }
+"""The values each text field of :class:`Rules` may take (checked on construction)."""
 
 # The sources cited in the field docstrings (files in docs/rules-sources/). A citation such as
 # "pagat :259" is line 259 of that source's file; "ru-classic-66.txt:19" names the file itself.
@@ -218,7 +220,7 @@ class Rules:
                 raise ValueError(f"Rules.{f.name}={value!r} is not allowed: use True or False")
             if f.type == "int" and (isinstance(value, bool) or not isinstance(value, int)):
                 raise ValueError(f"Rules.{f.name}={value!r} is not allowed: use an int")
-        for field, allowed in _CHOICES.items():
+        for field, allowed in FIELD_CHOICES.items():
             value = getattr(self, field)
             if value not in allowed:
                 raise ValueError(f"Rules.{field}={value!r} is not allowed: choose one of {', '.join(allowed)}")

@@ -15,9 +15,9 @@ from .actions import CLOSE, EXCHANGE, GO_OUT, MARRIAGE, PASS, action_label
 from .cards import CARD_POINTS, NUM_CARDS, card_symbol
 from .engine import Deal, Decision, Termination
 from .infostate import InfoState
-from .multiplayer.actions import CHOOSE_TRUMP, TRUMP_BY_CARD, table_action_label
-from .multiplayer.table import SECRET_DECISIONS, TableDecision, TableTermination
-from .multiplayer.view import TableView
+from .table.actions import CHOOSE_TRUMP, TRUMP_BY_CARD, table_action_label
+from .table.deal import SECRET_DECISIONS, TableDecision, TableTermination
+from .table.view import TableView
 
 __all__ = [
     "EVERY_SEAT",
@@ -83,7 +83,7 @@ _FACE_DOWN = {TableDecision.COMMIT: "commits a card face down", TableDecision.DI
 
 def face_down_text(deal: Any, action: int, viewer: int | None) -> str | None:
     """What ``viewer`` is told of ``action`` when it is another seat's card taken face down
-    (commit, discard: :data:`~sixtysix_env.multiplayer.table.SECRET_DECISIONS`), else None.
+    (commit, discard: :data:`~sixtysix_env.table.deal.SECRET_DECISIONS`), else None.
     ``viewer`` None: nobody's seat, so every face-down card stays hidden."""
     if _two_player(deal) or action >= NUM_CARDS or deal.decision not in SECRET_DECISIONS:
         return None

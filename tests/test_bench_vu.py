@@ -93,7 +93,7 @@ def test_bad_input_is_named(tmp_path, capsys) -> None:
     bench = _bench_vu()
     for args, message in (
         (["--opponent", "nope"], "unknown opponent 'nope'"),
-        (["--agents", "sixtysix_env.agents.table_pimc:TablePIMCAgent"], "is a table agent"),
+        (["--agents", "sixtysix_env.agents.table.pimc:TablePIMCAgent"], "is a table agent"),
         (["--agents", "pimc,nobody"], "unknown agent 'nobody'"),
         (["--games", "0"], "--games must be at least 1"),
         (["--workers", "0"], "--workers must be at least 1"),

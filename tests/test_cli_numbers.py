@@ -8,11 +8,11 @@ import re
 import pytest
 
 from sixtysix_env.arena import main as arena_main
+from sixtysix_env.arena.table import main as table_arena_main
 from sixtysix_env.demo import main as demo_main
 from sixtysix_env.fast.verify import main as verify_main
 from sixtysix_env.play import main as play_main
 from sixtysix_env.replay import main as replay_main
-from sixtysix_env.table_arena import main as table_arena_main
 
 from .scripts import ROOT
 

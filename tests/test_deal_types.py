@@ -6,8 +6,8 @@ import pytest
 
 from sixtysix_env.deal_types import DealLike, OutcomeLike
 from sixtysix_env.engine import Deal
-from sixtysix_env.multiplayer import FOUR_PRESETS, THREE_PRESETS, FourDeal, ThreeDeal
 from sixtysix_env.rules import PRESETS
+from sixtysix_env.table import FOUR_PRESETS, THREE_PRESETS, FourDeal, ThreeDeal
 
 GAMES = [
     *((Deal, name) for name in PRESETS),

@@ -85,8 +85,8 @@ def test_the_site_builds_in_strict_mode_without_a_warning(site: Path) -> None:
 
 
 def test_the_observation_tables_equal_the_layouts_in_the_code(site: Path) -> None:
-    from sixtysix_env.multiplayer.observers import table_layout
     from sixtysix_env.observers import VECTOR_LAYOUT
+    from sixtysix_env.table.observers import table_layout
 
     layouts = {"two-players": VECTOR_LAYOUT, "three-players": table_layout(3), "four-players": table_layout(4)}
     for page, layout in layouts.items():
@@ -97,7 +97,7 @@ def test_the_observation_tables_equal_the_layouts_in_the_code(site: Path) -> Non
 
 def test_the_action_tables_equal_the_action_functions(site: Path) -> None:
     from sixtysix_env.actions import NUM_ACTIONS, action_label, action_str
-    from sixtysix_env.multiplayer.actions import NUM_TABLE_ACTIONS, table_action_label, table_action_str
+    from sixtysix_env.table.actions import NUM_TABLE_ACTIONS, table_action_label, table_action_str
 
     (rows,) = _tables(site, "two-players", ["id", "text", "action"])
     assert rows == [[str(a), action_str(a), action_label(a)] for a in range(NUM_ACTIONS)]
@@ -319,8 +319,8 @@ def test_the_api_sidebar_is_grouped_by_layer_and_leaves_internal_modules_out(sit
     listed = {path for s in sections[1:] for entry in next(iter(s.values())) for path in entry.values()}
     internal = [d.path for d in docs if not api.in_nav(d.path)]
     assert len(listed) < 70 and len(internal) > 40, (len(listed), len(internal))
-    assert {api.layer(p) for p in ("sixtysix_env.engine", "sixtysix_env.multiplayer.table")} == {"Engine"}
-    assert api.layer("sixtysix_env.multiplayer.observers") == "Environments"
+    assert {api.layer(p) for p in ("sixtysix_env.engine", "sixtysix_env.table.deal")} == {"Engine"}
+    assert api.layer("sixtysix_env.table.observers") == "Environments"
     assert api.layer("sixtysix_env.fast.batch") == "Environments"
     assert api.layer("sixtysix_env.agents.pimc") == "Agents"
     assert api.layer("sixtysix_env.arena.run") == "Tools"

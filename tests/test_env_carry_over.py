@@ -11,8 +11,8 @@ import pytest
 from sixtysix_env import sixtysix_v0
 from sixtysix_env.engine import Deal
 from sixtysix_env.envs import sixtysix_four_v0, sixtysix_three_v0
-from sixtysix_env.multiplayer.four import FourDeal
-from sixtysix_env.multiplayer.three import ThreeDeal
+from sixtysix_env.table.four import FourDeal
+from sixtysix_env.table.three import ThreeDeal
 
 
 def _play_out(env, rng: random.Random) -> dict[str, float]:

@@ -173,7 +173,7 @@ def test_observe_any_seat_and_masks_agree_with_reference() -> None:
 
 # ---------------------------------------------------------------------- Gymnasium and sb3 wrappers
 def test_vector_env_api_masks_autoreset_and_seeding() -> None:
-    from sixtysix_env.fast.vector_env import SixtySixVectorEnv
+    from sixtysix_env.envs.vector import SixtySixVectorEnv
 
     def run(seed: int) -> list[np.ndarray]:
         env = SixtySixVectorEnv(8, "standard", seed=seed, opponent="random", seat=1)
@@ -211,7 +211,7 @@ def test_vector_env_api_masks_autoreset_and_seeding() -> None:
 def test_vector_env_works_with_gymnasium_vector_wrappers() -> None:
     from gymnasium.wrappers.vector import RecordEpisodeStatistics
 
-    from sixtysix_env.fast.vector_env import SixtySixVectorEnv
+    from sixtysix_env.envs.vector import SixtySixVectorEnv
 
     env = RecordEpisodeStatistics(SixtySixVectorEnv(4, "schnapsen", reward="shaped"))
     _, info = env.reset(seed=1)
@@ -230,7 +230,7 @@ def test_maskable_ppo_trains_on_the_sb3_adapter() -> None:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import VecMonitor
 
-    from sixtysix_env.fast.sb3 import SixtySixSB3VecEnv
+    from sixtysix_env.envs.sb3 import SixtySixSB3VecEnv
 
     env = SixtySixSB3VecEnv(16, "standard", seed=0)
     obs = env.reset()

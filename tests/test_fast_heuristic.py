@@ -23,8 +23,8 @@ import sixtysix_env  # noqa: F401  (registers SixtySix-v0)
 from sixtysix_env import Deal, Rules
 from sixtysix_env.actions import GO_OUT, action_str
 from sixtysix_env.agents.heuristic import HeuristicAgent, heuristic_deal_action
+from sixtysix_env.envs.vector import SixtySixVectorEnv
 from sixtysix_env.fast import BatchedDeals
-from sixtysix_env.fast.vector_env import SixtySixVectorEnv
 from sixtysix_env.fast.verify import configurations, random_rules
 from sixtysix_env.infostate import InfoState
 from sixtysix_env.observers import encode_vector
@@ -291,7 +291,7 @@ def test_maskable_ppo_trains_against_the_heuristic_and_predicts_legal_actions() 
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import VecMonitor
 
-    from sixtysix_env.fast.sb3 import SixtySixSB3VecEnv
+    from sixtysix_env.envs.sb3 import SixtySixSB3VecEnv
 
     env = SixtySixSB3VecEnv(16, "standard", opponent="heuristic", seat="random", seed=1)
     assert env.venv.opponent == "heuristic"
@@ -315,9 +315,9 @@ def test_maskable_ppo_trains_against_the_heuristic_and_predicts_legal_actions() 
 @pytest.mark.parametrize(
     ("holder", "line", "watched"),
     [
-        ("heuristic", "STATE_DIGEST", "state"),
-        ("kernels", "HEURISTIC_DIGEST", "heuristic"),
-        ("solver", "KERNELS_DIGEST", "kernels"),
+        ("fast.heuristic", "STATE_DIGEST", "state"),
+        ("fast.kernels", "HEURISTIC_DIGEST", "heuristic"),
+        ("agents.fast.solver", "KERNELS_DIGEST", "kernels"),
     ],
 )
 def test_numba_caches_are_recompiled_when_what_they_compile_in_changes(holder: str, line: str, watched: str) -> None:
@@ -328,8 +328,9 @@ def test_numba_caches_are_recompiled_when_what_they_compile_in_changes(holder: s
     from sixtysix_env.fast.digest import source_digest
 
     digest = source_digest(importlib.import_module(f"sixtysix_env.fast.{watched}").__file__)
-    assert getattr(importlib.import_module(f"sixtysix_env.fast.{holder}"), line) == digest, (
-        f"sixtysix_env/fast/{watched}.py changed: set {line} = {digest!r} in sixtysix_env/fast/{holder}.py "
+    where = f"sixtysix_env/{holder.replace('.', '/')}.py"
+    assert getattr(importlib.import_module(f"sixtysix_env.{holder}"), line) == digest, (
+        f"sixtysix_env/fast/{watched}.py changed: set {line} = {digest!r} in {where} "
         f"so that numba recompiles what it compiled in from {watched}.py (then check the next link of the chain "
         "in sixtysix_env/fast/digest.py)"
     )

@@ -1,4 +1,4 @@
-"""PIMC's numba playouts (``sixtysix_env.fast.playout``) against ``pimc._finish``: same values."""
+"""PIMC's numba playouts (``sixtysix_env.agents.fast.playout``) against ``pimc._finish``: same values."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import pytest
 pytest.importorskip("numba")
 
 from sixtysix_env.actions import CLOSE
+from sixtysix_env.agents.fast.playout import FastPlayouts
+from sixtysix_env.agents.fast.solver import row_of
 from sixtysix_env.agents.heuristic import heuristic_deal_action
 from sixtysix_env.agents.pimc import evaluate_actions, fast_playouts_for, fast_solver_for
 from sixtysix_env.engine import Deal
-from sixtysix_env.fast.playout import FastPlayouts
-from sixtysix_env.fast.solver import row_of
 from sixtysix_env.rules import get_rules
 
 PRESETS = ("standard", "russian", "schnapsen", "santase", "vu", "marriage")

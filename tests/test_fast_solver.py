@@ -1,4 +1,4 @@
-"""The numba search (``sixtysix_env.fast.solver``) against the reference alpha-beta: same values."""
+"""The numba search (``sixtysix_env.agents.fast.solver``) against the reference alpha-beta: same values."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ pytest.importorskip("numba")
 
 from sixtysix_env.agents import make_agent
 from sixtysix_env.agents.alphabeta import solve_actions
+from sixtysix_env.agents.fast.solver import FastSolver, row_of
 from sixtysix_env.agents.heuristic import heuristic_deal_action
 from sixtysix_env.agents.oracle import OracleAgent
 from sixtysix_env.engine import Deal
 from sixtysix_env.fast import kernels as K
-from sixtysix_env.fast.solver import FastSolver, row_of
 from sixtysix_env.fast.state import NUM_MOVES, STOCK, encode_rules
 from sixtysix_env.rules import get_rules
 

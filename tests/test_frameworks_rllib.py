@@ -16,7 +16,7 @@ import gymnasium as gym
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.env.single_agent_env_runner import SingleAgentEnvRunner
 
-from sixtysix_env.fast.vector_env import SixtySixVectorEnv
+from sixtysix_env.envs.vector import SixtySixVectorEnv
 
 from .vector_episodes import Episode, collect
 

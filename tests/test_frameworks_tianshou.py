@@ -13,7 +13,7 @@ pytest.importorskip("numba")
 from tianshou.algorithm.algorithm_base import Policy
 from tianshou.data import Batch, Collector, VectorReplayBuffer
 
-from sixtysix_env.fast.vector_env import SixtySixVectorEnv
+from sixtysix_env.envs.vector import SixtySixVectorEnv
 from sixtysix_env.integrations.tianshou import SixtySixTianshouEnv
 
 from .vector_episodes import Episode, assert_same_episodes, collect, lowest_legal

@@ -16,7 +16,7 @@ from torchrl.collectors import Collector
 from torchrl.envs import GymWrapper
 
 import sixtysix_env  # noqa: F401  (registers SixtySix-v0)
-from sixtysix_env.fast.vector_env import SixtySixVectorEnv
+from sixtysix_env.envs.vector import SixtySixVectorEnv
 
 from .vector_episodes import Episode, assert_same_episodes, collect, lowest_legal
 

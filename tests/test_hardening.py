@@ -20,13 +20,13 @@ from sixtysix_env.agents import make_agent
 from sixtysix_env.engine import Decision
 from sixtysix_env.envs import sixtysix_four_v0, sixtysix_three_v0
 from sixtysix_env.envs.gym_env import SixtySixEnv
+from sixtysix_env.envs.sb3 import SixtySixSB3VecEnv
+from sixtysix_env.envs.vector import SixtySixVectorEnv
 from sixtysix_env.fast import BatchedDeals
-from sixtysix_env.fast.sb3 import SixtySixSB3VecEnv
-from sixtysix_env.fast.vector_env import SixtySixVectorEnv
-from sixtysix_env.multiplayer.rules import get_four_rules, get_three_rules
-from sixtysix_env.multiplayer.three import ThreeDeal
 from sixtysix_env.render import render_deal
 from sixtysix_env.rewards import step_rewards
+from sixtysix_env.table.rules import get_four_rules, get_three_rules
+from sixtysix_env.table.three import ThreeDeal
 
 HANDS = ["9C JC QC KC TC AC", "9S JS QS KS TS AS"]
 STOCK = "9H JH QH KH TH AH 9D JD QD KD TD AD"

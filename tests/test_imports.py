@@ -95,7 +95,7 @@ def test_the_check_sees_a_circle_hidden_in_a_function_or_type_checking_block():
     hidden = "def f():\n    from .engine import Deal\n"
     typing_only = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..engine import Deal\n"
     assert _imports("sixtysix_env.cards", hidden, known) == {"sixtysix_env.engine"}
-    assert _imports("sixtysix_env.multiplayer.view", typing_only, known) == {"sixtysix_env.engine"}
+    assert _imports("sixtysix_env.table.view", typing_only, known) == {"sixtysix_env.engine"}
     assert _imports("sixtysix_env.fast", "from . import kernels\n", known, is_package=True) == {
         "sixtysix_env.fast.kernels"
     }
@@ -111,3 +111,81 @@ def test_the_engine_layers_stay_below_the_adapters():
     ]
     for m in engine_layer:
         assert not {d for d in graph[m] if ".envs" in d or ".agents" in d or ".fast" in d}, m
+
+
+# ---------------------------------------------------------------------- the layers
+CORE = ("cards", "actions", "rules", "deal_types", "engine", "infostate", "match", "observers", "rewards", "perft")
+CORE += ("checks", "text_safety", "table")
+"""The rules and what every layer reads (the table game's rules too)."""
+TOOLS = ("arena", "tournament", "web", "play", "integrations", "distributed", "demo", "newbot", "table_arena")
+TOOLS += ("replay", "records", "textplay", "render", "render_image", "vu_compat", "registration")
+"""What sits above the environments and agents."""
+RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
+    ("the engine imports no adapter", CORE, ("fast", "agents", "envs", *TOOLS)),
+    ("the batched engine imports neither agents nor envs", ("fast",), ("agents", "envs", *TOOLS)),
+    ("the agents import no environment", ("agents",), ("envs", *TOOLS)),
+    (
+        "distributed imports none of its callers",
+        ("distributed",),
+        ("arena", "tournament", "web", "play", "integrations", "envs"),
+    ),
+)
+"""(what, importers, what they must not import), by the package or top-level module's name."""
+
+
+def _under(module: str, names: tuple[str, ...]) -> bool:
+    return any(module == f"{PACKAGE}.{n}" or module.startswith(f"{PACKAGE}.{n}.") for n in names)
+
+
+def layer_breaks(graph: dict[str, set[str]]) -> list[str]:
+    """Every import, lazy ones included, that points up a layer (see ``RULES``)."""
+    return sorted(
+        f"{what}: {m} imports {d}"
+        for what, importers, banned in RULES
+        for m, deps in graph.items()
+        if _under(m, importers)
+        for d in deps
+        if _under(d, banned)
+    )
+
+
+def _package_of(module: str) -> str:
+    return ".".join(module.split(".")[:2])
+
+
+def private_imports() -> list[str]:
+    """``from X import _name`` where X is in another package (or top-level module) than the importer."""
+    found = []
+    for name, path in _modules().items():
+        here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom) or not (node.level or (node.module or "").startswith(PACKAGE)):
+                continue
+            base = here[: len(here) - node.level + 1] if node.level else []
+            target = ".".join([*base, *(node.module.split(".") if node.module else [])])
+            for a in node.names:
+                private = a.name.startswith("_") and not a.name.startswith("__")
+                if private and _package_of(target) != _package_of(name):
+                    found.append(f"{name} imports {target}.{a.name}")
+    return found
+
+
+def test_no_import_points_up_a_layer():
+    graph = import_graph()
+    breaks = layer_breaks(graph)
+    assert not breaks, "imports that point up a layer:\n" + "\n".join(breaks)
+
+
+def test_the_layer_check_sees_a_lazy_import_up():
+    graph = import_graph()
+    graph["sixtysix_env.fast.batch"] = {*graph["sixtysix_env.fast.batch"], "sixtysix_env.agents.mlp"}
+    graph["sixtysix_env.engine"] = {*graph["sixtysix_env.engine"], "sixtysix_env.envs.vector"}
+    graph["sixtysix_env.distributed.local"] = {*graph["sixtysix_env.distributed.local"], "sixtysix_env.arena.run"}
+    assert len(layer_breaks(graph)) == 3
+    lazy = "def f():\n    from ..agents.mlp import MLPPolicy\n"
+    assert _imports("sixtysix_env.fast.batch", lazy, set(_modules())) == {"sixtysix_env.agents.mlp"}
+
+
+def test_no_module_imports_another_packages_private_name():
+    found = private_imports()
+    assert not found, "private names imported across packages:\n" + "\n".join(found)

@@ -9,7 +9,7 @@ from sixtysix_env import sixtysix_v0
 from sixtysix_env.envs import sixtysix_four_v0, sixtysix_three_v0
 from sixtysix_env.envs.gym_env import SixtySixEnv
 from sixtysix_env.envs.infos import INFO_KEYS
-from sixtysix_env.fast.vector_env import SixtySixVectorEnv
+from sixtysix_env.envs.vector import SixtySixVectorEnv
 
 SAME_STEP = {"autoreset_mode": gym.vector.AutoresetMode.SAME_STEP}
 

@@ -23,13 +23,13 @@ from sixtysix_env import sixtysix_v0
 from sixtysix_env.cards import NUM_CARDS
 from sixtysix_env.engine import Deal
 from sixtysix_env.envs import sixtysix_four_v0, sixtysix_three_v0
-from sixtysix_env.multiplayer.four import FourDeal
-from sixtysix_env.multiplayer.observers import TABLE_ENCODERS
-from sixtysix_env.multiplayer.rules import FOUR_PRESETS, THREE_PRESETS
-from sixtysix_env.multiplayer.table import TableDeal, TableDecision
-from sixtysix_env.multiplayer.three import ThreeDeal
 from sixtysix_env.observers import ENCODERS
 from sixtysix_env.rules import PRESETS
+from sixtysix_env.table.deal import TableDeal, TableDecision
+from sixtysix_env.table.four import FourDeal
+from sixtysix_env.table.observers import TABLE_ENCODERS
+from sixtysix_env.table.rules import FOUR_PRESETS, THREE_PRESETS
+from sixtysix_env.table.three import ThreeDeal
 
 SECRET = (TableDecision.COMMIT, TableDecision.DISCARD)
 """Table decisions whose card only the player taking them sees."""

@@ -13,7 +13,8 @@ from pettingzoo.test import api_test, render_test, seed_test
 
 from sixtysix_env.cards import NUM_CARDS, mask_points, parse_card, parse_cards
 from sixtysix_env.envs import sixtysix_four_v0, sixtysix_three_v0
-from sixtysix_env.multiplayer import (
+from sixtysix_env.registration import register_envs
+from sixtysix_env.table import (
     CHOOSE_TRUMP,
     FOUR_PRESETS,
     MAX_TABLE_ACTIONS,
@@ -32,17 +33,16 @@ from sixtysix_env.multiplayer import (
     stake_payment,
     trick_winner,
 )
-from sixtysix_env.multiplayer.actions import GO_OUT, MARRIAGE, PASS, parse_table_action, table_action_str
-from sixtysix_env.multiplayer.observers import (
+from sixtysix_env.table.actions import GO_OUT, MARRIAGE, PASS, parse_table_action, table_action_str
+from sixtysix_env.table.deal import TableIllegalActionError
+from sixtysix_env.table.observers import (
     TABLE_ENCODERS,
     encode_table_vector,
     table_layout,
     table_observation_space,
     table_vector_size,
 )
-from sixtysix_env.multiplayer.rewards import win_loss_rewards
-from sixtysix_env.multiplayer.table import TableIllegalActionError
-from sixtysix_env.registration import register_envs
+from sixtysix_env.table.rewards import win_loss_rewards
 
 THREE_RULES = list(THREE_PRESETS.values())
 RUSSIAN = FOUR_PRESETS["russian"]

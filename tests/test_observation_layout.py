@@ -18,9 +18,9 @@ import numpy as np
 import pytest
 
 from sixtysix_env import Deal, Decision, InfoState
-from sixtysix_env.multiplayer import FourDeal, TableDecision, TableView, ThreeDeal
-from sixtysix_env.multiplayer.observers import encode_table_vector, table_layout, table_vector_size
 from sixtysix_env.observers import VECTOR_LAYOUT, VECTOR_SIZE, encode_dict, encode_history, encode_vector
+from sixtysix_env.table import FourDeal, TableDecision, TableView, ThreeDeal
+from sixtysix_env.table.observers import encode_table_vector, table_layout, table_vector_size
 
 AH, JH = 17, 13
 

@@ -12,11 +12,11 @@ import pytest
 
 from sixtysix_env import Deal
 from sixtysix_env.cards import card_symbol
-from sixtysix_env.multiplayer import FourDeal, ThreeDeal
 from sixtysix_env.play import main
 from sixtysix_env.play.moves import EntryError, keyed_moves, parse_entry
 from sixtysix_env.play.view import table_text
 from sixtysix_env.records import from_record, load_record
+from sixtysix_env.table import FourDeal, ThreeDeal
 
 
 def play(argv: list[str], entries: str, tmp_path: Path) -> tuple[int, str, list[Path]]:

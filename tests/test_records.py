@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 from sixtysix_env import Deal, Match
 from sixtysix_env.cards import card_str
-from sixtysix_env.multiplayer import FOUR_PRESETS, THREE_PRESETS, FourDeal, TableMatch, ThreeDeal
 from sixtysix_env.records import (
     RECORD_FORMAT,
     RECORD_VERSION,
@@ -26,6 +25,7 @@ from sixtysix_env.records import (
     to_record,
 )
 from sixtysix_env.rules import PRESETS, get_rules
+from sixtysix_env.table import FOUR_PRESETS, THREE_PRESETS, FourDeal, TableMatch, ThreeDeal
 
 CUSTOM = get_rules("standard").replace(
     name="house", must_win_trick=False, last_trick_bonus=0, closing_min_stock=4, match_target=5
@@ -367,8 +367,8 @@ def test_a_russian_deal_reads_back_its_cut(order, cuts, dealer, steps, seed) -> 
     three nines and the dealing pair scores 1 without a card played, RULES 5.3) is written to the
     record and read back: the replayed deal shows the same nines, and a deal ended by the cut
     stays ended by it."""
-    from sixtysix_env.multiplayer import TableTermination
     from sixtysix_env.records import loads_json
+    from sixtysix_env.table import TableTermination
 
     rules = FOUR_PRESETS["russian"]
     hands = [[order[6 * p + k] for k in range(6)] for p in range(4)]

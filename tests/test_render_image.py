@@ -15,8 +15,8 @@ from pettingzoo.test import render_test
 import sixtysix_env  # noqa: F401  (registers SixtySix-v0)
 from sixtysix_env import Deal
 from sixtysix_env.envs import sixtysix_four_v0, sixtysix_three_v0, sixtysix_v0
-from sixtysix_env.multiplayer import FourDeal
 from sixtysix_env.render_image import DEAL_FRAME_SIZE, TABLE_FRAME_SIZE, deal_frame, table_frame
+from sixtysix_env.table import FourDeal
 
 AEC = {"two": (sixtysix_v0, DEAL_FRAME_SIZE), "three": (sixtysix_three_v0, TABLE_FRAME_SIZE)}
 AEC["four"] = (sixtysix_four_v0, TABLE_FRAME_SIZE)
@@ -144,8 +144,8 @@ def test_table_human_render_shows_the_dealt_position(game, capsys):
 @pytest.mark.parametrize("game", ["two", "four"])
 def test_panel_text_keeps_a_right_margin(game: str) -> None:
     """Issue 20, item 18: the side panel's text stops 14 px inside the panel, long words included."""
-    from sixtysix_env.multiplayer.four import FourDeal
     from sixtysix_env.render_image import DEAL_FRAME_SIZE, TABLE_FRAME_SIZE, deal_frame, table_frame
+    from sixtysix_env.table.four import FourDeal
 
     last = "player_0: " + "W" * 80 + " declare marriage " * 6
     if game == "two":

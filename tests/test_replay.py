@@ -11,9 +11,9 @@ import threading
 import pytest
 
 from sixtysix_env import Deal, Match
-from sixtysix_env.multiplayer import FourDeal, TableMatch, ThreeDeal
 from sixtysix_env.records import match_record, save_record, to_record
 from sixtysix_env.replay import main
+from sixtysix_env.table import FourDeal, TableMatch, ThreeDeal
 from sixtysix_env.textplay import EVERY_SEAT, move_text
 
 

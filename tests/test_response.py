@@ -1,4 +1,4 @@
-"""The best response to the heuristic (``agents.response``, ``fast.response``) and PIMC's ``reply``."""
+"""The best response to the heuristic (``agents.response``, ``agents.fast.response``) and PIMC's ``reply``."""
 
 from __future__ import annotations
 
@@ -115,7 +115,7 @@ numba = pytest.importorskip("numba")
 
 @pytest.mark.parametrize("rules", PRESETS)
 def test_fast_response_equals_the_reference(rules: str) -> None:
-    from sixtysix_env.fast.response import FastResponse
+    from sixtysix_env.agents.fast.response import FastResponse
 
     search = FastResponse(rules, table_bits=10)  # a small table also exercises replacement
     checked = open_stock = 0
@@ -134,7 +134,7 @@ def test_fast_response_equals_the_reference(rules: str) -> None:
 
 
 def test_fast_response_refuses_another_ruleset_and_a_finished_deal() -> None:
-    from sixtysix_env.fast.response import FastResponse
+    from sixtysix_env.agents.fast.response import FastResponse
 
     search = FastResponse("standard", table_bits=10)
     with pytest.raises(ValueError, match="'standard' rules, the deal plays 'schnapsen'"):
@@ -206,7 +206,7 @@ def _descendants(d: Deal, plies: int) -> list[Deal]:
 def test_fast_response_tells_twins_apart() -> None:
     """The table outlives a deal: positions of the twins must not share entries (the key holds the
     cards out). Every position near each twin is searched, one twin after the other."""
-    from sixtysix_env.fast.response import FastResponse
+    from sixtysix_env.agents.fast.response import FastResponse
 
     search = FastResponse("standard", table_bits=16)
     for d, twin in _closed_twins(3):

@@ -44,7 +44,7 @@ def test_replace_and_differences():
 @pytest.mark.parametrize("text", ["١١", "1_1", "１１", "+", "7.0"])
 def test_rules_text_reads_numbers_in_ascii_digits_only(text: str) -> None:
     """Issue 20, item 16: int() would read Arabic-Indic and full-width digits and underscores."""
-    from sixtysix_env.multiplayer.rules import get_four_rules
+    from sixtysix_env.table.rules import get_four_rules
 
     with pytest.raises(ValueError, match=r"match_target=.* is not allowed: write an int in ASCII digits"):
         get_rules(f"standard(match_target={text})")

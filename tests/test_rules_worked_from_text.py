@@ -288,7 +288,7 @@ FOUR_OUT = {  # the team that goes out, and the other team's points
 @pytest.mark.parametrize(("loser_points", "game_points"), [(33, 1), (32, 2)])
 def test_four_players_a_team_on_exactly_33_is_out_of_schneider(loser_points: int, game_points: int) -> None:
     """5.2: the first team to reach 66 goes out and wins 1/2/3 game points as in 2.9."""
-    from sixtysix_env.multiplayer import FourDeal, TableTermination
+    from sixtysix_env.table import FourDeal, TableTermination
 
     deal = FourDeal.from_notation(FOUR_OUT[loser_points])
     out = deal.outcome
@@ -320,7 +320,7 @@ THREE_PLAYED = {  # the payments of a played-out deal with a loser on 33, and on
 def test_three_players_a_loser_on_exactly_33_pays_one_stake(loser_points: int) -> None:
     """5.1: "the player with the most points wins 1 stake from each other player if he has 33 or
     more; a player under 33 who took a trick pays him 2 instead, and one with no trick pays 3"."""
-    from sixtysix_env.multiplayer import ThreeDeal
+    from sixtysix_env.table import ThreeDeal
 
     text, seat, payoffs = THREE_PLAYED[loser_points]
     deal = ThreeDeal.from_notation(text)

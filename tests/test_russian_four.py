@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from sixtysix_env.envs import sixtysix_four_v0
-from sixtysix_env.multiplayer import FOUR_PRESETS, FourDeal, TableDecision, TableMatch, TableTermination, TableView
-from sixtysix_env.multiplayer.actions import (
+from sixtysix_env.table import FOUR_PRESETS, FourDeal, TableDecision, TableMatch, TableTermination, TableView
+from sixtysix_env.table.actions import (
     ASK_NINE,
     ASK_TRUMPS,
     BID,
@@ -26,9 +26,9 @@ from sixtysix_env.multiplayer.actions import (
     parse_table_action,
     table_action_str,
 )
-from sixtysix_env.multiplayer.four import has_beatable_card, pair_lacks_trumps
-from sixtysix_env.multiplayer.observers import encode_table_vector, table_layout
-from sixtysix_env.multiplayer.table import TableIllegalActionError
+from sixtysix_env.table.deal import TableIllegalActionError
+from sixtysix_env.table.four import has_beatable_card, pair_lacks_trumps
+from sixtysix_env.table.observers import encode_table_vector, table_layout
 
 R = FOUR_PRESETS["russian"]
 FIVE, SIX, FUR, SUIT = (BID + k for k in range(4))
@@ -545,7 +545,7 @@ def test_position_text_round_trips_every_russian_decision():
 
 
 def test_card_decisions_are_named_in_labels_and_renders():
-    from sixtysix_env.multiplayer.actions import table_action_label
+    from sixtysix_env.table.actions import table_action_label
 
     assert table_action_label(card("9S"), TableDecision.DISCARD) == "discard 9♠"
     assert table_action_label(card("9S"), TableDecision.LEAVE_NINE) == "leave 9♠"

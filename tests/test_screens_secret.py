@@ -23,10 +23,10 @@ from typing import Any
 import pytest
 
 from sixtysix_env.cards import NUM_CARDS, card_symbol
-from sixtysix_env.multiplayer.actions import HIDDEN_ACTION
-from sixtysix_env.multiplayer.table import TableDecision
 from sixtysix_env.play import main as play_main
 from sixtysix_env.records import from_record, load_record, positions, to_record
+from sixtysix_env.table.actions import HIDDEN_ACTION
+from sixtysix_env.table.deal import TableDecision
 from sixtysix_env.textplay import EVERY_SEAT, move_text
 from sixtysix_env.web import create_app
 
@@ -253,7 +253,7 @@ def test_move_text_depends_on_the_viewer() -> None:
 def test_the_screens_tricks_are_the_cards_played_not_the_cards_decided() -> None:
     """A discard, a commit or a nine left is a card id in the history too, and a contract's trick
     has 3 cards while the partner sits out: the tricks both screens show are the real ones."""
-    from sixtysix_env.multiplayer import FOUR_PRESETS, THREE_PRESETS, FourDeal, TableMatch, ThreeDeal
+    from sixtysix_env.table import FOUR_PRESETS, THREE_PRESETS, FourDeal, TableMatch, ThreeDeal
     from sixtysix_env.web.view import trick_list
 
     checked = 0

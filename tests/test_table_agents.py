@@ -6,13 +6,13 @@ import random
 
 import pytest
 
-from sixtysix_env.agents.table_base import TableAgent
-from sixtysix_env.agents.table_heuristic import TableHeuristicAgent, beatable_cards
-from sixtysix_env.agents.table_pimc import TablePIMCAgent
-from sixtysix_env.agents.table_registry import make_table_agent
-from sixtysix_env.multiplayer import FOUR_PRESETS, THREE_PRESETS, FourDeal, TableDecision, ThreeDeal
-from sixtysix_env.multiplayer.actions import BID, PASS
-from sixtysix_env.table_arena import main, play_table_deal, run_pair
+from sixtysix_env.agents.table.base import TableAgent
+from sixtysix_env.agents.table.heuristic import TableHeuristicAgent, beatable_cards
+from sixtysix_env.agents.table.pimc import TablePIMCAgent
+from sixtysix_env.agents.table.registry import make_table_agent
+from sixtysix_env.arena.table import main, play_table_deal, run_pair
+from sixtysix_env.table import FOUR_PRESETS, THREE_PRESETS, FourDeal, TableDecision, ThreeDeal
+from sixtysix_env.table.actions import BID, PASS
 
 GAMES = [(ThreeDeal, r) for r in THREE_PRESETS.values()] + [(FourDeal, r) for r in FOUR_PRESETS.values()]
 ALL_CLUBS = ("AD TD KD QD JD 9D", "AC TC KC QC JC 9C", "AS TS KS QS JS 9S", "AH TH KH QH JH 9H")

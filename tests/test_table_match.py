@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from sixtysix_env.envs import sixtysix_four_v0
-from sixtysix_env.multiplayer import FOUR_PRESETS, FourDeal, FourRules, TableMatch, TableTermination
-from sixtysix_env.multiplayer.observers import table_layout
+from sixtysix_env.table import FOUR_PRESETS, FourDeal, FourRules, TableMatch, TableTermination
+from sixtysix_env.table.observers import table_layout
 
 SCORE_MINE = table_layout(4)["score_my_team"].start
 SCORE_THEIRS = table_layout(4)["score_their_team"].start

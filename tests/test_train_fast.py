@@ -183,8 +183,8 @@ def test_evaluation_is_duplicate_and_greedy():
 def test_phase_two_rows_and_their_exact_values_match_the_reference_engine():
     """``--endgame solve`` stops exactly the running deals whose stock is closed or exhausted,
     paying each the perfect-information value the solver gives the reference ``Deal``."""
+    from sixtysix_env.agents.fast.solver import FastSolver
     from sixtysix_env.fast import BatchedDeals
-    from sixtysix_env.fast.solver import FastSolver
 
     rules = tf.get_rules("standard")
     batch = BatchedDeals(64, rules, autoreset=False, seed=5)
@@ -223,7 +223,7 @@ def test_endgame_solve_trains_the_open_stock_phase_only():
 
 
 def test_evaluation_with_a_solver_stops_at_phase_two():
-    from sixtysix_env.fast.solver import FastSolver
+    from sixtysix_env.agents.fast.solver import FastSolver
 
     rules = tf.get_rules("standard")
     decks, dealers = tf.evaluation_deals(rules, 40, seed=3)

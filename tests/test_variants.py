@@ -20,7 +20,7 @@ from sixtysix_env.actions import CLOSE, EXCHANGE, GO_OUT, MARRIAGE, PASS
 from sixtysix_env.cards import NUM_CARDS, Rank, parse_card, parse_cards
 from sixtysix_env.engine import MAX_DEAL_ACTIONS
 from sixtysix_env.match import Match
-from sixtysix_env.rules import _CHOICES, PRESET_INFO
+from sixtysix_env.rules import FIELD_CHOICES, PRESET_INFO
 
 from .conftest import arrange
 
@@ -423,7 +423,7 @@ def _rules_strategy() -> st.SearchStrategy[Rules]:
     return st.builds(
         build,
         st.sampled_from([20, 24]),
-        st.fixed_dictionaries({k: st.sampled_from(v) for k, v in _CHOICES.items()}),
+        st.fixed_dictionaries({k: st.sampled_from(v) for k, v in FIELD_CHOICES.items()}),
         st.fixed_dictionaries(
             {
                 k: st.booleans()

@@ -14,8 +14,8 @@ import sixtysix_env  # noqa: F401  (registers the ids)
 from sixtysix_env import InfoState
 from sixtysix_env.agents.ppo import PPOAgent
 from sixtysix_env.engine import IllegalActionError
-from sixtysix_env.fast.opponents import NetworkOpponent
-from sixtysix_env.fast.vector_env import SixtySixVectorEnv
+from sixtysix_env.envs.vector import SixtySixVectorEnv
+from sixtysix_env.envs.vector_opponents import NetworkOpponent
 from sixtysix_env.observers import encode_vector
 
 from .vector_episodes import assert_same_episodes, collect, lowest_legal

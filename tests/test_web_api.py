@@ -18,9 +18,9 @@ except ImportError:  # pragma: no cover - the web extra is part of [all], which 
     pytest.skip("the web extra (flask) is not installed", allow_module_level=True)
 
 from sixtysix_env.cards import cards_of
-from sixtysix_env.multiplayer import FOUR_PRESETS, THREE_PRESETS
 from sixtysix_env.records import from_record, load_record, to_record
 from sixtysix_env.rules import PRESETS
+from sixtysix_env.table import FOUR_PRESETS, THREE_PRESETS
 from sixtysix_env.web import create_app
 from sixtysix_env.web.__main__ import main as web_main
 from sixtysix_env.web.cardart import all_cards, card_svg

@@ -9,9 +9,9 @@ import pytest
 
 from sixtysix_env import CLOSE, EXCHANGE, MARRIAGE, PASS, Deal
 from sixtysix_env.cards import mask_of, parse_card, parse_cards
-from sixtysix_env.multiplayer import FOUR_PRESETS, THREE_PRESETS, FourDeal, ThreeDeal
 from sixtysix_env.rules import PRESETS
-from sixtysix_env.web.tableview import table_view
+from sixtysix_env.table import FOUR_PRESETS, THREE_PRESETS, FourDeal, ThreeDeal
+from sixtysix_env.web.table import table_view
 from sixtysix_env.web.view import log_line, result_line, seat_view, sorted_hand, trick_list
 
 from .conftest import arrange

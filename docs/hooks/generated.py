@@ -38,7 +38,7 @@ def vector_layout() -> str:
 
 def table_layout(n: int) -> str:
     """The three- or four-player vector observation, one row per ``table_layout(n)`` part."""
-    from sixtysix_env.multiplayer.observers import table_layout as layout
+    from sixtysix_env.table.observers import table_layout as layout
 
     rows = ["| index | part | meaning |", "|---|---|---|"]
     rows += [_row(_span(p.start, p.size), f"`{name}`", p.description) for name, p in layout(n).items()]
@@ -63,8 +63,8 @@ def actions_two() -> str:
 
 
 def actions_table() -> str:
-    """Every three- and four-player action id (``sixtysix_env.multiplayer.actions``)."""
-    from sixtysix_env.multiplayer.actions import NUM_TABLE_ACTIONS, table_action_label, table_action_str
+    """Every three- and four-player action id (``sixtysix_env.table.actions``)."""
+    from sixtysix_env.table.actions import NUM_TABLE_ACTIONS, table_action_label, table_action_str
 
     return "\n".join(_action_rows(range(NUM_TABLE_ACTIONS), table_action_str, table_action_label))
 
@@ -84,7 +84,7 @@ def _allowed(module: Any) -> dict[str, str]:
 
         presets = quoted(preset_names()) + ", or a `Rules` object"
     else:
-        from sixtysix_env.multiplayer.rules import FOUR_PRESETS, THREE_PRESETS
+        from sixtysix_env.table.rules import FOUR_PRESETS, THREE_PRESETS
 
         kind = "ThreeRules" if name == "sixtysix_three_v0" else "FourRules"
         presets = quoted(THREE_PRESETS if kind == "ThreeRules" else FOUR_PRESETS) + f", or a `{kind}` object"

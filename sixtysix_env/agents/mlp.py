@@ -155,7 +155,7 @@ class MLPPolicy:
 
     def batch_logits(self, obs: np.ndarray) -> np.ndarray:
         """Action logits (k, ``num_actions``) for k observations (k, size) at once: the batched
-        engine's network opponents (``sixtysix_env.fast.opponents``)."""
+        engine's network opponents (``sixtysix_env.envs.vector_opponents``)."""
         return _forward(self.policy, np.asarray(obs, dtype=np.float32), self.activation)
 
     def predict_value(self, obs: np.ndarray) -> float:

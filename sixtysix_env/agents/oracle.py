@@ -38,7 +38,7 @@ from .alphabeta import Solver
 from .base import Agent
 
 if TYPE_CHECKING:
-    from ..fast.solver import FastSolver
+    from .fast.solver import FastSolver
 
 __all__ = ["OracleAgent"]
 
@@ -63,7 +63,7 @@ class OracleAgent:
         self._fast: dict[Rules, FastSolver] = {}
 
     def _fast_for(self, deal: Deal) -> FastSolver:
-        from ..fast.solver import FastSolver
+        from .fast.solver import FastSolver
 
         fast = self._fast.get(deal.rules)
         if fast is None:

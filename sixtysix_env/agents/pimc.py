@@ -75,9 +75,9 @@ class _Playouts(Protocol):
 
 
 def fast_solver_for(rules: Rules) -> _Exact:
-    """One numba solver (``sixtysix_env.fast.solver``, needs the ``fast`` extra) per ruleset and
+    """One numba solver (``sixtysix_env.agents.fast.solver``, needs the ``fast`` extra) per ruleset and
     process: its table (23 MiB) is shared by every agent that searches those rules."""
-    from ..fast.solver import FastSolver
+    from .fast.solver import FastSolver
 
     solver = _FAST_SOLVERS.get(rules)
     if solver is None:
@@ -89,9 +89,9 @@ _FAST_SOLVERS: dict[Rules, _Exact] = {}
 
 
 def fast_response_for(rules: Rules) -> _Exact:
-    """One numba best response to the heuristic (``sixtysix_env.fast.response``) per ruleset and
+    """One numba best response to the heuristic (``sixtysix_env.agents.fast.response``) per ruleset and
     process, its table shared like the solver's."""
-    from ..fast.response import FastResponse
+    from .fast.response import FastResponse
 
     search = _FAST_RESPONSES.get(rules)
     if search is None:
@@ -114,9 +114,9 @@ class _PythonResponse:
 
 
 def fast_playouts_for(rules: Rules, reply: str = "minimax") -> _Playouts:
-    """The numba playouts (``sixtysix_env.fast.playout``) of a ruleset, on its shared solver
+    """The numba playouts (``sixtysix_env.agents.fast.playout``) of a ruleset, on its shared solver
     (``reply="heuristic"``: on its best response to the heuristic)."""
-    from ..fast.playout import FastPlayouts
+    from .fast.playout import FastPlayouts
 
     playouts = _FAST_PLAYOUTS.get((rules, reply))
     if playouts is None:
@@ -276,7 +276,7 @@ class PIMCAgent:
         """Compile the numba search ahead of play (``solver="fast"``: 10-20 s once per process), so
         the first decision is not slow; the arena calls it before timing its trial decision."""
         if self.solver == "fast":
-            from ..fast import playout, response, solver
+            from .fast import playout, response, solver
 
             solver.warm_up(fast_solver_for(rules))
             if self.reply == "heuristic" or self.tiebreak == "response":

@@ -6,7 +6,7 @@ his move in each position is a function of what *he* may know there, so on a ful
 computed, not searched. The value of a position is then the best the searching player can do
 against that policy with every card face up: a one-player search, exact for the policy given.
 
-This is the readable specification; :mod:`sixtysix_env.fast.response` is the same search in
+This is the readable specification; :mod:`sixtysix_env.agents.fast.response` is the same search in
 numba (the same values, tested), which PIMC uses with ``reply="heuristic"``.
 """
 

@@ -9,10 +9,10 @@ from pathlib import Path
 from ..agents import agent_names
 from ..checks import cli_float, cli_int
 from ..distributed.address import ADDRESS_HELP, cli_ray_address
+from ..distributed.local import START_METHODS
 from ..rules import PRESETS, get_rules
 from .checks import check_out_dir
 from .run import DEFAULT_DECISION_LIMIT_S, agent_spec, run_arena
-from .workers import START_METHODS
 from .writers import OUTPUT_FILES, summary_markdown, write_results
 
 __all__ = ["main", "non_negative_float", "positive_float", "positive_int"]

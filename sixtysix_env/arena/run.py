@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ..agents import agent_names
 from ..agents.spec import AgentSpec, parse_agent_spec
+from ..distributed.local import check_start_method, map_tasks, registrations_for
 from ..rules import Rules, get_rules
 from .checks import check_elo_prior, check_out_dir, trial_decisions
 from .play import TaskResult, play_task, ready_agent
@@ -19,7 +20,6 @@ from .recording import write_task_records
 from .results import ArenaResult, collect
 from .schedule import Task, make_tasks
 from .timed import TimedAgent
-from .workers import check_start_method, map_tasks, registrations_for
 
 __all__ = ["DEFAULT_DECISION_LIMIT_S", "agent_spec", "bot_labels", "run_arena", "run_task"]
 

@@ -2,12 +2,12 @@
 
 It stands where the arena, the gap benchmark and the tournament use a process pool: ``map``
 is lazy and ordered like ``concurrent.futures.Executor.map``, and :func:`ray_map` mirrors
-``arena.workers.map_tasks``. Every task already carries its own seeds, so a result depends on
+``distributed.local.map_tasks``. Every task already carries its own seeds, so a result depends on
 the task alone, never on the node or the order in which they finish: a run on a cluster gives
 the same tables as the local run with the same seed.
 
 Each task is one Ray task (one CPU): the worker first applies the caller's agent registrations
-and one compute thread per process (``arena.workers._init_worker``), then calls ``fn(task)``.
+and one compute thread per process (``distributed.local.init_worker``), then calls ``fn(task)``.
 At most ``window`` tasks are in flight (default twice the cluster's CPUs), so an interrupt or
 an error cancels little work, and the pending ones are cancelled before the error goes up.
 
@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from .address import RAY_MISSING, check_ray_address
+from .local import init_worker
 
 __all__ = ["THREAD_VARS", "RayExecutor", "connection_hint", "import_ray", "ray_map"]
 
@@ -40,7 +41,7 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 THREAD_VARS = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
-"""Environment of every Ray worker: one math thread each (see ``arena.workers._init_worker``)."""
+"""Environment of every Ray worker: one math thread each (see ``distributed.local.init_worker``)."""
 
 
 def import_ray() -> Any:
@@ -69,10 +70,8 @@ def _ship_by_value(fn: Callable[..., Any]) -> None:
 
 def _run_one(packed: tuple[Callable[[Any], Any], dict[str, Any]], task: Any) -> Any:
     """One task on a Ray worker: the caller's registrations and one thread, then ``fn(task)``."""
-    from ..arena.workers import _init_worker
-
     fn, registrations = packed
-    _init_worker(registrations)
+    init_worker(registrations)
     return fn(task)
 
 
@@ -82,7 +81,7 @@ class RayExecutor:
     ``address``: see :mod:`.address` (``"local"`` starts a cluster of ``num_cpus`` CPUs in this
     process and stops it at the end). When Ray is already initialized in this process, that
     connection is used and left open. ``registrations``: agent names the caller added with
-    ``register_agent`` (``arena.workers.registrations_for``), applied on every worker."""
+    ``register_agent`` (``distributed.local.registrations_for``), applied on every worker."""
 
     def __init__(
         self,
@@ -221,7 +220,7 @@ def ray_map(
     on_result: Callable[[T, R], None] | None = None,
     num_cpus: int | None = None,
 ) -> list[R]:
-    """``arena.workers.map_tasks`` on the Ray cluster at ``address``: ``[fn(t) for t in tasks]``
+    """``distributed.local.map_tasks`` on the Ray cluster at ``address``: ``[fn(t) for t in tasks]``
     in order, ``on_result`` seeing each in order as it arrives."""
     out: list[R] = []
     with RayExecutor(address, num_cpus=num_cpus, registrations=registrations) as ex:

@@ -1,6 +1,6 @@
 """The one PettingZoo AEC bookkeeping every Sixty-Six environment shares, whatever the table size.
 
-``sixtysix_v0`` (two players) and ``_table_aec.TableEnv`` (three and four players) subclass
+``sixtysix_v0`` (two players) and ``table.TableEnv`` (three and four players) subclass
 :class:`SixtySixAEC`; it keeps PettingZoo's dicts (rewards, ``_cumulative_rewards``,
 terminations, truncations, infos, the agent to act) in step with the deal or match, plays one
 deal or a whole match per episode, keeps the info contract of :mod:`.infos` (the same keys at

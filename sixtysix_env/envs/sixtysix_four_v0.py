@@ -11,7 +11,7 @@
 | Observation values | vector: float32, 512 values in [-1, 4] (layout below)                  |
 | Registry id        | `pettingzoo.make("aec", "sixtysix/sixtysix_four_v0")`                  |
 
-The rules (docs/RULES.md 5.2, pagat's version) live in `sixtysix_env.multiplayer.four`; this module
+The rules (docs/RULES.md 5.2, pagat's version) live in `sixtysix_env.table.four`; this module
 only adapts them. 6 cards each, no stock; the dealer's bottom card sets trump and stays in his
 hand. The player left of the dealer leads. Every player must follow suit and beat the best card
 so far if able; void, trump and over-trump if able; else any card. When a player leads he may
@@ -97,9 +97,9 @@ from typing import Any, ClassVar
 
 from pettingzoo import AECEnv
 
-from ..multiplayer.four import FourDeal
-from ..multiplayer.observers import layout_table
-from ._table_aec import TableEnv, wrap
+from ..table.four import FourDeal
+from ..table.observers import layout_table
+from .table import TableEnv, wrap
 
 __all__ = ["env", "raw_env"]
 

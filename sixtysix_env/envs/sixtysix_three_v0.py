@@ -10,7 +10,7 @@
 | Observation values | vector: float32, 318 values in [-1, 4] (layout below)                  |
 | Registry id        | `pettingzoo.make("aec", "sixtysix/sixtysix_three_v0")`                 |
 
-The rules (docs/RULES.md 5.1) live in `sixtysix_env.multiplayer.three`; this module only adapts them.
+The rules (docs/RULES.md 5.1) live in `sixtysix_env.table.three`; this module only adapts them.
 24 cards, 8 each, dealt in packets of 3, 2, 3 from the player left of the dealer. That player
 sees his first 3 cards and names trump or lets the first card of his second packet be turned;
 then he leads. Every player must follow suit and beat the best card so far if able; void, trump
@@ -63,9 +63,9 @@ from typing import Any, ClassVar
 
 from pettingzoo import AECEnv
 
-from ..multiplayer.observers import layout_table
-from ..multiplayer.three import ThreeDeal
-from ._table_aec import TableEnv, wrap
+from ..table.observers import layout_table
+from ..table.three import ThreeDeal
+from .table import TableEnv, wrap
 
 __all__ = ["env", "raw_env"]
 

@@ -5,7 +5,7 @@ jitted function it calls (from other files too) and the module constants it read
 So each file whose cache compiles in another file keeps that file's digest on one line (a test
 checks it): editing the other file fails the test until the line is updated, and updating it
 changes this file, so numba recompiles. The chain: ``state.py`` → ``heuristic.STATE_DIGEST``,
-``heuristic.py`` → ``kernels.HEURISTIC_DIGEST``, ``kernels.py`` → ``solver.KERNELS_DIGEST``.
+``heuristic.py`` → ``kernels.HEURISTIC_DIGEST``, ``kernels.py`` → ``agents.fast.solver.KERNELS_DIGEST``.
 """
 
 from __future__ import annotations

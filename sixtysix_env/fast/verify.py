@@ -148,11 +148,11 @@ def differential(rules: str | Rules, num_deals: int, seed: int = 0) -> dict[str,
 
 def random_rules(rng: np.random.Generator) -> Rules:
     """A random valid combination of every ``Rules`` field (for fuzzing rule interactions)."""
-    from ..rules import _CHOICES
+    from ..rules import FIELD_CHOICES
 
     fields = {f.name for f in dataclasses.fields(Rules)}
     changes: dict[str, object] = {"name": "random"}
-    for name, allowed in _CHOICES.items():
+    for name, allowed in FIELD_CHOICES.items():
         if name in fields:
             changes[name] = allowed[int(rng.integers(len(allowed)))]
     deck = int(rng.choice([24, 20]))

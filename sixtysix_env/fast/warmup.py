@@ -25,7 +25,6 @@ __all__ = ["warm_up", "main"]
 def warm_up() -> None:
     """Run every kernel once: self-play and both built-in opponents, every view and policy."""
     from .batch import OPPONENTS, BatchedDeals
-    from .vector_env import SixtySixVectorEnv
 
     deals = BatchedDeals(2, "standard", seed=0)
     deals.observe()
@@ -35,23 +34,22 @@ def warm_up() -> None:
         deals.step(deals.sample_actions())
     deals.reset(arrangements=[deals.arrangement(0), deals.arrangement(1)])
     _warm_playouts()
-    for opponent in OPPONENTS:
-        env = SixtySixVectorEnv(2, opponent=opponent, seed=0)
-        _, info = env.reset(seed=0)
+    for opponent in OPPONENTS:  # the built-in opponents, as the vector env steps them
+        games = BatchedDeals(2, "standard", seed=0, opponent=opponent, final_observation_seat="learner")
+        games.observe()
         for _ in range(3):
-            acts = np.array([np.flatnonzero(m)[0] for m in info["action_mask"]])
-            acts[0] = np.flatnonzero(info["action_mask"][0] == 0)[0]  # an illegal action: a redeal
-            _, _, _, _, info = env.step(acts)
+            masks = games.legal_masks()
+            games.step_observe(np.array([np.flatnonzero(m)[0] for m in masks]))
 
 
 def _warm_playouts() -> None:
-    """PIMC's playout kernel (``fast.playout``), without the exact search it hands closed
+    """PIMC's playout kernel (``agents.fast.playout``), without the exact search it hands closed
     positions to (that one compiles at first use, it cannot be cached)."""
     import random
 
     from ..engine import Deal
     from . import kernels as K
-    from .solver import row_of
+    from .rows import row_of
     from .state import NUM_FIELDS, encode_rules
 
     deal = Deal.new("standard", random.Random(0), dealer=0)

@@ -3,7 +3,7 @@
 Tianshou's ``Collector`` takes envpool envs as they are: ``len(env)`` envs, ``step(actions,
 env_ids)`` stepping only the ready ones, and ``reset(env_id=ids)`` for the envs whose episode
 ended (it resets them itself; nothing resets automatically). This class gives the vector env
-(:class:`~sixtysix_env.fast.vector_env.SixtySixVectorEnv`, same keyword arguments) that shape::
+(:class:`~sixtysix_env.envs.vector.SixtySixVectorEnv`, same keyword arguments) that shape::
 
     from tianshou.data import Collector, VectorReplayBuffer
     from sixtysix_env.integrations.tianshou import SixtySixTianshouEnv
@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 from gymnasium.vector import AutoresetMode
 
-from ..fast.vector_env import SixtySixVectorEnv
+from ..envs.vector import SixtySixVectorEnv
 from ..rules import Rules
 
 __all__ = ["SixtySixTianshouEnv"]

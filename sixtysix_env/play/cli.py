@@ -15,11 +15,11 @@ from typing import IO, Any
 
 from ..agents.base import first_position_fault
 from ..agents.spec import parse_agent_spec
-from ..agents.table_registry import TABLE_AGENTS, make_table_agent
+from ..agents.table.registry import TABLE_AGENTS, make_table_agent
 from ..checks import cli_int, parse_int_text
-from ..multiplayer.rules import FOUR_PRESETS, THREE_PRESETS
 from ..records import match_record, save_record, to_record
 from ..rules import PRESETS
+from ..table.rules import FOUR_PRESETS, THREE_PRESETS
 from ..textplay import fit_lines, match_score_text, side_label, writer_for
 from .session import GAME_CLASSES, Ending, Seats, Session, describe_seats
 

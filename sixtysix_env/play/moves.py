@@ -16,8 +16,8 @@ from ..actions import CLOSE, EXCHANGE, GO_OUT, MARRIAGE, PASS
 from ..cards import NUM_CARDS, card_symbol, parse_card
 from ..engine import Decision
 from ..infostate import InfoState
-from ..multiplayer.actions import CHOOSE_TRUMP, TRUMP_BY_CARD
 from ..render import hand_order
+from ..table.actions import CHOOSE_TRUMP, TRUMP_BY_CARD
 from ..textplay import move_text
 
 __all__ = ["Move", "EntryError", "COMMANDS", "keyed_moves", "parse_entry", "moves_text"]

@@ -16,8 +16,8 @@ from typing import IO, Any
 from ..cards import NUM_CARDS, card_symbol, cards_of
 from ..engine import Deal, Decision
 from ..match import Match
-from ..multiplayer import FourDeal, TableMatch, ThreeDeal
-from ..multiplayer.table import TableDecision
+from ..table import FourDeal, TableMatch, ThreeDeal
+from ..table.deal import TableDecision
 from ..textplay import fit_lines, match_score_text, move_text, outcome_text, step_notes
 from .moves import EntryError, keyed_moves, moves_text, parse_entry
 from .view import Trick, prompt_text, table_text, trick_text

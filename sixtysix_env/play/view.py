@@ -15,8 +15,8 @@ from typing import Any
 from ..cards import NUM_CARDS, card_symbol
 from ..engine import Decision
 from ..infostate import TRUMP_IN_STOCK, TRUMP_PLAYED, TRUMP_WITH_ME, InfoState
-from ..multiplayer.table import TableDecision, trick_winner
 from ..render import hand_text
+from ..table.deal import TableDecision, trick_winner
 from ..textplay import SUITS, side_label
 
 __all__ = ["Trick", "table_text", "prompt_text", "trick_plays", "tricks_played", "trick_text"]

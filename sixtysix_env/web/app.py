@@ -46,7 +46,7 @@ from flask import Flask, jsonify, request, send_from_directory
 from werkzeug.exceptions import HTTPException
 
 from ..agents.spec import AgentSpec, parse_agent_spec
-from ..agents.table_registry import TABLE_AGENTS, make_table_agent
+from ..agents.table.registry import TABLE_AGENTS, make_table_agent
 from ..records import load_record, loads_json
 from .cardart import all_cards
 from .game import AgentFailed, GameStateError, WebGame, probe, rule_choices, seat_agent

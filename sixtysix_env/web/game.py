@@ -21,13 +21,13 @@ from typing import Any
 
 from ..agents.base import Agent, first_position_fault
 from ..agents.spec import AgentSpec
-from ..agents.table_registry import TABLE_AGENTS, make_table_agent
+from ..agents.table.registry import TABLE_AGENTS, make_table_agent
 from ..checks import as_index
 from ..match import Match
-from ..multiplayer import FOUR_PRESETS, THREE_PRESETS, FourDeal, TableMatch, ThreeDeal
 from ..records import match_record, save_record
 from ..rules import PRESET_INFO, PRESETS
-from .tableview import table_view
+from ..table import FOUR_PRESETS, THREE_PRESETS, FourDeal, TableMatch, ThreeDeal
+from .table import table_view
 from .view import log_line, result_line, seat_view
 
 __all__ = ["AgentFailed", "GameStateError", "HUMAN", "TABLE_GAMES", "WebGame", "probe", "rule_choices", "seat_agent"]
@@ -53,7 +53,7 @@ def rule_choices() -> dict[str, tuple[str, Any, str]]:
 
 def seat_agent(spec: AgentSpec, game: str) -> Agent:
     """The agent for one seat: in the table games, the table agent of that name where there is one
-    (:data:`~sixtysix_env.agents.table_registry.TABLE_AGENTS`: random, heuristic, pimc), else the spec's."""
+    (:data:`~sixtysix_env.agents.table.registry.TABLE_AGENTS`: random, heuristic, pimc), else the spec's."""
     if game != "two" and not spec.source and spec.name in TABLE_AGENTS:
         return make_table_agent(spec.label)
     return spec.make()

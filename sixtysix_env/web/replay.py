@@ -12,7 +12,7 @@ from typing import Any
 from ..engine import Deal
 from ..records import check_nesting, positions
 from ..textplay import EVERY_SEAT
-from .tableview import table_view
+from .table import table_view
 from .view import log_line, result_line, seat_view
 
 __all__ = ["MAX_DEALS", "MAX_FRAMES", "MAX_META_BYTES", "MAX_NAME_CHARS", "check_replay_size", "replay_frames"]

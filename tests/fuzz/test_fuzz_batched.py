@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sixtysix_env.engine import IllegalActionError
+from sixtysix_env.envs.vector import SixtySixVectorEnv
 from sixtysix_env.fast import BatchedDeals
-from sixtysix_env.fast.vector_env import SixtySixVectorEnv
 
 from .values import Rejected, attempt, junk, junk_scalar
 

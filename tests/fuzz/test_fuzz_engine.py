@@ -135,8 +135,8 @@ def test_views_of_a_player(d, player):
 
 @given(st.sampled_from(["three", "four"]), st.integers(0, 2**32), st.integers(0, 200), st.text(max_size=4), junk)
 def test_table_deals_from_notation_and_apply(game, seed, at, insert, action):
-    from sixtysix_env.multiplayer.four import FourDeal
-    from sixtysix_env.multiplayer.three import ThreeDeal
+    from sixtysix_env.table.four import FourDeal
+    from sixtysix_env.table.three import ThreeDeal
 
     cls = ThreeDeal if game == "three" else FourDeal
     d = cls.new(rng=random.Random(seed))

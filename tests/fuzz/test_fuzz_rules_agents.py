@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from sixtysix_env import Deal, Rules, get_rules
 from sixtysix_env.agents import agent_names, make_agent
 from sixtysix_env.fast.state import UnsupportedRuleError, encode_rules
-from sixtysix_env.multiplayer.rules import FourRules, ThreeRules, get_four_rules, get_three_rules
 from sixtysix_env.rules import PRESETS
 from sixtysix_env.rulesdoc import field_docs, main, render_rules_page
+from sixtysix_env.table.rules import FourRules, ThreeRules, get_four_rules, get_three_rules
 
 from .values import Rejected, attempt, junk, junk_scalar
 

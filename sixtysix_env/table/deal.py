@@ -8,7 +8,7 @@ written down as ``sixtysix_env.deal_types.DealLike``: ``current_player``, ``lega
 ``information_state(p)``, notation and deals from arrangements for tests.
 
 Card sets are int bitmasks (bit ``c`` for card id ``c``) and the legal actions one int mask over
-the ids of :mod:`sixtysix_env.multiplayer.actions`. The Russian game's rounds before play
+the ids of :mod:`sixtysix_env.table.actions`. The Russian game's rounds before play
 (redeal, bidding, three nines, discards) are decisions of the same deal object, played by
 ``FourDeal`` through the ``_round_mask`` / ``_apply_round`` hooks.
 """
@@ -32,7 +32,7 @@ from .actions import (
     table_action_label,
     table_action_str,
 )
-from .table_types import TableDecision, TableOutcome, TableTermination
+from .deal_types import TableDecision, TableOutcome, TableTermination
 from .view import TableView
 
 __all__ = [

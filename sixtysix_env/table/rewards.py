@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..rewards import DEFAULT_SHAPING_SCALE, REWARD_SCHEMES, check_reward_scheme
-from .table import TableDeal
+from .deal import TableDeal
 
 __all__ = ["table_step_rewards", "win_loss_rewards", "check_reward_scheme", "REWARD_SCHEMES", "DEFAULT_SHAPING_SCALE"]
 

@@ -55,13 +55,13 @@ from gymnasium.vector.utils import batch_space
 
 from ..actions import NUM_ACTIONS
 from ..engine import IllegalActionError
-from ..envs.infos import INFO_KEYS, check_keys
-from ..envs.options import check_option, check_real, check_seed, rules_with_claiming
+from ..fast.batch import OPPONENTS, BatchedDeals
 from ..observers import observation_space
 from ..rewards import DEFAULT_SHAPING_SCALE
 from ..rules import Rules
-from .batch import OPPONENTS, BatchedDeals
-from .opponents import PolicyDeals, make_opponent
+from .infos import INFO_KEYS, check_keys
+from .options import check_option, check_real, check_seed, rules_with_claiming
+from .vector_opponents import PolicyDeals, make_opponent
 
 __all__ = ["AUTORESET_MODES", "SixtySixVectorEnv", "OPPONENTS"]
 

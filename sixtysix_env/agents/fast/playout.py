@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine import Deal
-from . import kernels as K
+from ...engine import Deal
+from ...fast import kernels as K
+from ...fast.state import NUM_FIELDS, encode_rules
 from .response import FastResponse
 from .solver import FastSolver, row_of
-from .state import NUM_FIELDS, encode_rules
 
 __all__ = ["FastPlayouts"]
 

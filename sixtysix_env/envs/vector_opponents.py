@@ -23,9 +23,9 @@ import numpy as np
 
 from ..actions import NUM_ACTIONS
 from ..agents.mlp import MLPPolicy
+from ..fast.batch import OPPONENTS, BatchedDeals
 from ..rewards import DEFAULT_SHAPING_SCALE
 from ..rules import Rules
-from .batch import OPPONENTS, BatchedDeals
 
 __all__ = ["BatchOpponent", "CallableOpponent", "NetworkOpponent", "PolicyDeals", "make_opponent"]
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..observers import Part
 from .actions import HIDDEN_ACTION, NUM_TABLE_ACTIONS
-from .table import MAX_TABLE_ACTIONS, TableDecision
+from .deal import MAX_TABLE_ACTIONS, TableDecision
 from .view import TableView
 
 __all__ = [

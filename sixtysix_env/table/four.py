@@ -25,8 +25,8 @@ from ..cards import CARD_POINTS, SUIT_MASK, cards_of
 from ..deal_types import RandomSource
 from ..engine import HIGHER_IN_SUIT, MARRIAGE_PAIR
 from .actions import ASK_NINE, ASK_TRUMPS, BID, MARRIAGE_NO_LEAD, PASS, REDEAL, THREE_NINES
+from .deal import GOAL, TableDeal, TableDecision, TableOutcome, TableTermination
 from .rules import FourRules, get_four_rules, pair_lacks_trumps
-from .table import GOAL, TableDeal, TableDecision, TableOutcome, TableTermination
 
 __all__ = [
     "FourDeal",

@@ -15,12 +15,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..engine import Deal
-from ..rules import Rules
-from . import kernels as K
-from .heuristic import heuristic_action
+from ...engine import Deal
+from ...fast import kernels as K
+from ...fast.heuristic import heuristic_action
+from ...fast.state import CURRENT, GAME_POINTS, HAND, RUNNING, STOCK, STOCK_LEN, TERMINATION, WINNER, WON
+from ...rules import Rules
 from .solver import _K1, RowSearch, _copy, _hash, _mix, _order, settled_position
-from .state import CURRENT, GAME_POINTS, HAND, RUNNING, STOCK, STOCK_LEN, TERMINATION, WINNER, WON
 
 __all__ = ["FastResponse", "warm_up"]
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import random
 
-from ..multiplayer.table import TableDeal
-from ..multiplayer.view import TableView
-from .table_base import table_only_choice
-from .table_heuristic import TableHeuristicAgent
+from ...table.deal import TableDeal
+from ...table.view import TableView
+from .base import table_only_choice
+from .heuristic import TableHeuristicAgent
 
 __all__ = ["TablePIMCAgent"]
 

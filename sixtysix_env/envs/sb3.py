@@ -3,12 +3,12 @@
 sb3-contrib's ``MaskablePPO`` trains on it directly::
 
     from sb3_contrib import MaskablePPO
-    from sixtysix_env.fast.sb3 import SixtySixSB3VecEnv
+    from sixtysix_env.envs.sb3 import SixtySixSB3VecEnv
 
     env = SixtySixSB3VecEnv(num_envs=64, rules="standard", opponent="heuristic", seed=0)
     model = MaskablePPO("MlpPolicy", env, seed=0).learn(100_000)
 
-It wraps :class:`~sixtysix_env.fast.vector_env.SixtySixVectorEnv` (the learner against a built-in
+It wraps :class:`~sixtysix_env.envs.vector.SixtySixVectorEnv` (the learner against a built-in
 opponent, ``"heuristic"`` or ``"random"``, one deal per episode; same keyword arguments).
 ``MaskablePPO`` reads the masks through ``env_method("action_masks")``; ``action_masks()`` gives
 them as one (N, 32) bool array. A finished episode's info holds ``terminal_observation``,
@@ -24,7 +24,7 @@ import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices, VecEnvObs, VecEnvStepReturn
 
 from ..rules import Rules
-from .vector_env import SixtySixVectorEnv
+from .vector import SixtySixVectorEnv
 
 __all__ = ["SixtySixSB3VecEnv"]
 

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..cards import NUM_CARDS, card_symbol
-from ..multiplayer.table import TableDecision
-from ..multiplayer.view import TableView
+from ..table.deal import TableDecision
+from ..table.view import TableView
 from ..textplay import move_text, side_label
 from .view import SUIT_SYMBOLS, sorted_hand, trick_list
 

@@ -18,8 +18,8 @@ from ..checks import check_int
 from ..deal_types import RandomSource
 from ..infostate import LegalMask
 from .actions import HIDDEN_ACTION
+from .deal_types import TableDecision, TableOutcome
 from .rules import pair_lacks_trumps
-from .table_types import TableDecision, TableOutcome
 
 __all__ = ["TableView"]
 
@@ -147,7 +147,7 @@ class TableView:
 
     @classmethod
     def of(cls, deal: Any, player: int) -> TableView:
-        """The view of ``player`` on ``deal`` (a :class:`~sixtysix_env.multiplayer.table.TableDeal`)."""
+        """The view of ``player`` on ``deal`` (a :class:`~sixtysix_env.table.deal.TableDeal`)."""
         n = deal.n_players
         player = check_int("player", player, 0, n - 1)
         v = object.__new__(cls)

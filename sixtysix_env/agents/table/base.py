@@ -1,8 +1,8 @@
 """Agents for the three- and four-player games: a ``TableView`` in, one legal action out.
 
 They read only the view of the acting player (``deal.information_state(p)``), so they cannot see
-a hidden card, and take randomness from the ``rng`` they are handed. ``table_registry.make_table_agent``
-builds one by name: ``random``, ``heuristic`` (``table_heuristic.py``) or ``pimc`` (``table_pimc.py``).
+a hidden card, and take randomness from the ``rng`` they are handed. ``registry.make_table_agent``
+builds one by name: ``random``, ``heuristic`` (``heuristic.py``) or ``pimc`` (``pimc.py``).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Protocol, runtime_checkable
 
-from ..multiplayer.view import TableView
+from ...table.view import TableView
 
 __all__ = ["TableAgent", "TableRandomAgent", "table_only_choice"]
 

@@ -9,10 +9,10 @@ The PettingZoo environments are ``sixtysix_env.envs.sixtysix_three_v0`` and ``si
 """
 
 from .actions import CHOOSE_TRUMP, NUM_TABLE_ACTIONS, TRUMP_BY_CARD, parse_table_action, table_action_label
+from .deal import MAX_TABLE_ACTIONS, TableDecision, TableOutcome, TableTermination, follow_cards, trick_winner
 from .four import FourDeal, partner_of, team_of
 from .match import TableMatch
 from .rules import FOUR_PRESETS, THREE_PRESETS, FourRules, ThreeRules, get_four_rules, get_three_rules
-from .table import MAX_TABLE_ACTIONS, TableDecision, TableOutcome, TableTermination, follow_cards, trick_winner
 from .three import ThreeDeal, stake_payment
 from .view import TableView
 

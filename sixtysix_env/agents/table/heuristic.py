@@ -30,9 +30,9 @@ from __future__ import annotations
 
 import random
 
-from ..cards import CARD_POINTS, SUIT_MASK, cards_of
-from ..engine import HIGHER_IN_SUIT
-from ..multiplayer.actions import (
+from ...cards import CARD_POINTS, SUIT_MASK, cards_of
+from ...engine import HIGHER_IN_SUIT
+from ...table.actions import (
     ASK_TRUMPS,
     BID,
     CHOOSE_TRUMP,
@@ -44,9 +44,9 @@ from ..multiplayer.actions import (
     THREE_NINES,
     TRUMP_BY_CARD,
 )
-from ..multiplayer.table import GOAL, TableDecision, TableTermination, trick_winner
-from ..multiplayer.view import TableView
-from .table_base import table_only_choice
+from ...table.deal import GOAL, TableDecision, TableTermination, trick_winner
+from ...table.view import TableView
+from .base import table_only_choice
 
 __all__ = ["TableHeuristicAgent", "beatable_cards"]
 

@@ -1,6 +1,6 @@
 """Agents for the three- and four-player games by name: ``make_table_agent("pimc:samples=16")``.
 
-Above the agents themselves (``table_base``, ``table_heuristic``, ``table_pimc``), so none of them
+Above the agents themselves (``base``, ``heuristic``, ``pimc``), so none of them
 imports the registry that lists them.
 """
 
@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .spec import option_value
-from .table_base import TableAgent, TableRandomAgent
-from .table_heuristic import TableHeuristicAgent
-from .table_pimc import TablePIMCAgent
+from ..spec import option_value
+from .base import TableAgent, TableRandomAgent
+from .heuristic import TableHeuristicAgent
+from .pimc import TablePIMCAgent
 
 __all__ = ["TABLE_AGENTS", "make_table_agent"]
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from .deal import TableDeal, TableTermination
 from .rules import ThreeRules, get_three_rules
-from .table import TableDeal, TableTermination
 
 __all__ = ["ThreeDeal", "stake_payment"]
 

@@ -1,6 +1,6 @@
 """The three- and four-player games on the shared AEC bookkeeping (:mod:`.base`).
 
-The rules live in :mod:`sixtysix_env.multiplayer`; ``SixtySixAEC`` keeps PettingZoo's dicts in
+The rules live in :mod:`sixtysix_env.table`; ``SixtySixAEC`` keeps PettingZoo's dicts in
 step with the deal (or match) and this class supplies the table game: its engine, encoders,
 rewards and renders. ``sixtysix_three_v0`` and ``sixtysix_four_v0`` subclass it with their game,
 their defaults and their documentation.
@@ -15,13 +15,13 @@ import numpy as np
 from pettingzoo import AECEnv
 
 from ..cards import card_symbol
-from ..multiplayer.actions import CONTRACT_NAMES, NUM_TABLE_ACTIONS, table_action_label
-from ..multiplayer.match import TableMatch
-from ..multiplayer.observers import TABLE_ENCODERS, table_observation_space
-from ..multiplayer.rewards import DEFAULT_SHAPING_SCALE, check_reward_scheme, table_step_rewards, win_loss_rewards
-from ..multiplayer.table import TableDeal, TableTermination
 from ..render import hand_text
 from ..render_image import table_frame
+from ..table.actions import CONTRACT_NAMES, NUM_TABLE_ACTIONS, table_action_label
+from ..table.deal import TableDeal, TableTermination
+from ..table.match import TableMatch
+from ..table.observers import TABLE_ENCODERS, table_observation_space
+from ..table.rewards import DEFAULT_SHAPING_SCALE, check_reward_scheme, table_step_rewards, win_loss_rewards
 from . import base
 from .agentdict import AgentDict
 from .base import SixtySixAEC

@@ -1,4 +1,5 @@
-"""Running tasks in this process or in a pool of worker processes, with any start method.
+"""Running tasks in this process or in a pool of worker processes, with any start method (the
+local half of "where tasks run"; :mod:`.ray_backend` is the other).
 
 A task carries only text and plain data (agent specs, rules), so it pickles. Under ``spawn`` and
 ``forkserver`` a worker starts from a fresh interpreter: file and module bots load from their
@@ -18,7 +19,7 @@ from typing import Any, TypeVar
 from ..agents import AGENTS
 from ..agents.spec import AgentSpec
 
-__all__ = ["START_METHODS", "check_start_method", "map_tasks", "registrations_for"]
+__all__ = ["START_METHODS", "check_start_method", "init_worker", "map_tasks", "registrations_for"]
 
 START_METHODS = ("fork", "spawn", "forkserver")
 """The multiprocessing start methods the arena accepts (``--start-method``)."""
@@ -55,7 +56,7 @@ def registrations_for(specs: Sequence[AgentSpec], method: str | None) -> dict[st
     return entries
 
 
-def _init_worker(registrations: dict[str, Any]) -> None:
+def init_worker(registrations: dict[str, Any]) -> None:
     """Worker set-up: the caller's agent registrations, and one compute thread. Several workers
     each running a multi-threaded math library (torch or BLAS behind a learned agent) on a small
     machine spin against each other; measured here, the ppo agent went from 0.9 to 12 ms per
@@ -85,7 +86,7 @@ def map_tasks(
         it: Iterator[R] = map(fn, tasks)
     else:
         ctx = multiprocessing.get_context(start_method)
-        pool = ctx.Pool(workers, initializer=_init_worker, initargs=(registrations or {},))
+        pool = ctx.Pool(workers, initializer=init_worker, initargs=(registrations or {},))
         it = pool.imap(fn, tasks, chunksize=1)
     try:
         for task, res in zip(tasks, it, strict=True):

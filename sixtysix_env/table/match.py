@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .deal import TableDeal, TableOutcome, TableTermination
 from .four import FourDeal
-from .table import TableDeal, TableOutcome, TableTermination
 from .three import ThreeDeal
 
 __all__ = ["TableMatch"]
