@@ -31,13 +31,12 @@ def test_an_old_path_is_the_new_module_with_a_deprecation_warning(old: str, new:
 def test_old_and_new_paths_give_the_same_classes() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
-        from sixtysix_env.multiplayer.table import TableDeal as OldTableDeal
-
-        from sixtysix_env.multiplayer import FourDeal as OldFourDeal
+        old_four = importlib.import_module("sixtysix_env.multiplayer").FourDeal
+        old_deal = importlib.import_module("sixtysix_env.multiplayer.table").TableDeal
     from sixtysix_env.table import FourDeal
     from sixtysix_env.table.deal import TableDeal
 
-    assert OldFourDeal is FourDeal and OldTableDeal is TableDeal
+    assert old_four is FourDeal and old_deal is TableDeal
 
 
 def test_the_table_arena_command_keeps_its_name() -> None:
