@@ -37,11 +37,12 @@ if str(ROOT) not in sys.path:  # run as a script from a checkout
 from sixtysix_env.actions import NUM_ACTIONS  # noqa: E402
 from sixtysix_env.agents.pimc import best_action  # noqa: E402
 from sixtysix_env.agents.spec import parse_agent_spec  # noqa: E402
-from sixtysix_env.checks import cli_float, cli_int  # noqa: E402
+from sixtysix_env.checks import cli_float  # noqa: E402
+from sixtysix_env.cli_options import add_deals, add_rules, add_seed, add_workers  # noqa: E402
 from sixtysix_env.engine import Deal  # noqa: E402
 from sixtysix_env.envs.sixtysix_v0 import mask_array  # noqa: E402
 from sixtysix_env.observers import VECTOR_SIZE, encode_vector  # noqa: E402
-from sixtysix_env.rules import PRESETS, get_rules  # noqa: E402
+from sixtysix_env.rules import get_rules  # noqa: E402
 
 Rows = tuple[list[np.ndarray], list[np.ndarray], list[int], list[float], list[np.ndarray]]
 
@@ -106,12 +107,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument(
         "--player", default=None, help="agent spec that makes the moves (default: the teacher); the teacher labels them"
     )
-    ap.add_argument("--rules", default="standard", choices=list(PRESETS))
-    ap.add_argument("--deals", type=cli_int, default=100_000, help="deals to play (at most; see --minutes)")
+    add_rules(ap)
+    add_deals(ap, default=100_000, help="deals to play (at most; see --minutes)")
     ap.add_argument("--minutes", type=cli_float, default=None, help="stop after this wall time (then fewer deals)")
     ap.add_argument("--explore", type=cli_float, default=0.1, help="share of the moves made at random (not labelled)")
-    ap.add_argument("--workers", type=cli_int, default=1, help="processes")
-    ap.add_argument("--seed", type=cli_int, default=0)
+    add_workers(ap, help="processes")
+    add_seed(ap, help="seed of the deals and of the random moves")
     ap.add_argument("--values", action="store_true", help="also store the teacher's value of every action (q)")
     ap.add_argument("--out", default=None, help="output .npz (default results/labels_<rules>.npz)")
     args = ap.parse_args(argv)

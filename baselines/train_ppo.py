@@ -57,6 +57,7 @@ from sixtysix_env.agents.mlp import MLPPolicy  # noqa: E402
 from sixtysix_env.agents.ppo import PPOAgent  # noqa: E402
 from sixtysix_env.agents.ppo_export import export_policy  # noqa: E402
 from sixtysix_env.agents.random_agent import RandomAgent  # noqa: E402
+from sixtysix_env.agents.spec import parse_agent_spec  # noqa: E402
 from sixtysix_env.checks import cli_float, cli_int  # noqa: E402
 from sixtysix_env.engine import Deal  # noqa: E402
 from sixtysix_env.envs.sixtysix_v0 import mask_array  # noqa: E402
@@ -158,22 +159,9 @@ def command_line(opts: Options) -> str:
 
 # ---------------------------------------------------------------------------- opponents
 def builtin_agent(name: str) -> Any:
-    """A built-in agent by name: the registry when it is there, else the modules directly."""
-    try:
-        from sixtysix_env.agents import make_agent
-    except ImportError:
-        make_agent = None
-    if make_agent is not None:
-        return make_agent(name)
-    if name == "heuristic":
-        return HeuristicAgent()
-    if name == "random":
-        return RandomAgent()
-    if name == "pimc":
-        from sixtysix_env.agents.pimc import PIMCAgent
-
-        return PIMCAgent()
-    raise ValueError(f"unknown agent {name!r}")
+    """A built-in agent by spec (``heuristic``, ``pimc:samples=8``), read by the one parser of
+    agent text (``agents.spec.parse_agent_spec``) and built by its ``make()``."""
+    return parse_agent_spec(name, game="two").make()
 
 
 class FrozenPolicy:

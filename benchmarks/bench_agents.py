@@ -24,6 +24,7 @@ from sixtysix_env.agents.heuristic import heuristic_deal_action
 from sixtysix_env.agents.spec import parse_agent_spec
 from sixtysix_env.arena.play import ready_agent
 from sixtysix_env.checks import cli_int
+from sixtysix_env.cli_options import add_seed
 from sixtysix_env.rules import get_rules
 
 DEFAULT_AGENTS = "random,heuristic,alphabeta,pimc,pimc:endgame=solve:samples=10,ismcts,ppo"
@@ -50,7 +51,7 @@ def _pct(xs: list[float], q: float) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--positions", type=cli_int, default=300)
-    ap.add_argument("--seed", type=cli_int, default=0)
+    add_seed(ap, help="seed of the positions and of the agents' random sources")
     ap.add_argument("--agents", default=DEFAULT_AGENTS, help="comma-separated agent specs, as in the arena")
     args = ap.parse_args()
     if args.positions < 1:

@@ -47,6 +47,7 @@ from bench_batched import batched_rate, vector_env_rate
 from bench_env import aec_rate, engine_rate
 
 from sixtysix_env.checks import cli_float, cli_int
+from sixtysix_env.cli_options import add_rules
 
 Rate = Callable[[float], float]
 """A timed run: seconds -> decisions per second (all setup and compilation done before)."""
@@ -264,7 +265,7 @@ def library_versions() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rules", default="standard", help="Sixty-Six preset for our rows")
+    add_rules(parser, notation=True, help="Sixty-Six preset for our rows")
     parser.add_argument("--seconds", type=cli_float, default=1.5, help="length of one timed run")
     parser.add_argument("--repeats", type=cli_int, default=5, help="rounds over all rows; the median is reported")
     parser.add_argument("--quick", action="store_true", help="0.5 s runs, 3 rounds (about a minute)")

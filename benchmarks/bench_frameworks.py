@@ -177,6 +177,7 @@ def measure(name: str, envs: int, batched_steps: int, single_steps: int, repeats
 
 def main(argv: list[str] | None = None) -> None:
     from sixtysix_env.checks import cli_int
+    from sixtysix_env.cli_options import add_seed
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument(
@@ -189,7 +190,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--steps", type=cli_int, default=32768, help="env steps of one timed call, batched path")
     p.add_argument("--single-steps", type=cli_int, default=4096, help="env steps of one timed call, per-env path")
     p.add_argument("--repeats", type=cli_int, default=5, help="timed calls per path")
-    p.add_argument("--seed", type=cli_int, default=0)
+    add_seed(p, help="seed of the envs on both paths")
     args = p.parse_args(argv)
     for name in ("envs", "steps", "single_steps", "repeats"):
         if getattr(args, name) < 1:

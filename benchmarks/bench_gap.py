@@ -51,7 +51,7 @@ if str(ROOT) not in sys.path:  # run as a script from a checkout
 from sixtysix_env.agents.oracle import OracleAgent  # noqa: E402
 from sixtysix_env.agents.spec import AgentSpec, parse_agent_spec  # noqa: E402
 from sixtysix_env.arena.play import ready_agent  # noqa: E402
-from sixtysix_env.checks import cli_int  # noqa: E402
+from sixtysix_env.cli_options import add_deals, add_rules, add_seed, add_workers  # noqa: E402
 from sixtysix_env.distributed import ADDRESS_HELP, RayExecutor, cli_ray_address  # noqa: E402
 from sixtysix_env.engine import Deal  # noqa: E402
 from sixtysix_env.rules import PRESETS, Rules, get_rules  # noqa: E402
@@ -322,9 +322,9 @@ def parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("--agents", default="pimc,ppo,alphabeta", help="comma-separated agent specs, as in the arena")
     ap.add_argument("--against", default="heuristic", help="the opponent every agent plays (an agent spec)")
-    ap.add_argument("--deals", type=cli_int, default=800, help="deals, each played twice with the seats swapped")
-    ap.add_argument("--seed", type=cli_int, default=0, help="seed of the deals and of the players' random sources")
-    ap.add_argument("--rules", default="standard", choices=list(PRESETS), help="rules preset")
+    add_deals(ap, default=800, help="deals, each played twice with the seats swapped")
+    add_seed(ap, help="seed of the deals and of the players' random sources")
+    add_rules(ap, help="rules preset: " + ", ".join(PRESETS))
     ap.add_argument(
         "--oracle",
         default="opponent",
@@ -339,7 +339,7 @@ def parser() -> argparse.ArgumentParser:
         default="results/oracle-cache",
         help="folder keeping the oracle's games per setting ('none': always replay them)",
     )
-    ap.add_argument("--workers", type=cli_int, default=1, help="processes (the results do not depend on it)")
+    add_workers(ap, help="processes (the results do not depend on it)")
     ap.add_argument("--json", default=None, help="write every agent's per-pair results to this file")
     ap.add_argument(
         "--ray", type=cli_ray_address, default=None, metavar="ADDRESS", help=f"play on a Ray cluster: {ADDRESS_HELP}"

@@ -29,6 +29,7 @@ from sixtysix_env.agents.alphabeta import solve_actions  # noqa: E402
 from sixtysix_env.agents.fast.solver import FastSolver  # noqa: E402
 from sixtysix_env.agents.heuristic import heuristic_deal_action  # noqa: E402
 from sixtysix_env.checks import cli_int  # noqa: E402
+from sixtysix_env.cli_options import add_deals, add_seed  # noqa: E402
 from sixtysix_env.engine import Deal, Decision  # noqa: E402
 
 
@@ -51,9 +52,9 @@ def quantiles(xs: list[float]) -> tuple[float, float]:
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--positions", type=cli_int, default=30, help="positions per stock size")
-    ap.add_argument("--deals", type=cli_int, default=20, help="whole deals solved by the numba search")
+    add_deals(ap, default=20, help="whole deals solved by the numba search")
     ap.add_argument("--max-reference-stock", type=cli_int, default=4, help="largest stock the reference search gets")
-    ap.add_argument("--seed", type=cli_int, default=0)
+    add_seed(ap, help="seed of the positions and deals")
     ap.add_argument("--quick", action="store_true", help="10 positions per size, 5 whole deals")
     args = ap.parse_args(argv)
     if args.quick:

@@ -41,6 +41,7 @@ import numpy as np
 from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv, VecEnvWrapper
 
 from sixtysix_env.checks import cli_int
+from sixtysix_env.cli_options import add_rules, add_seed
 
 
 class TimedVecEnv(VecEnvWrapper):
@@ -249,7 +250,7 @@ def fast_loop_comparison(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rules", default="standard", help="Sixty-Six preset")
+    add_rules(parser, notation=True, help="Sixty-Six preset")
     parser.add_argument(
         "--opponent", default="random", help="opponent on both sides (heuristic: once the batched env has it)"
     )
@@ -261,7 +262,7 @@ def main() -> None:
     parser.add_argument("--layers", type=cli_int, default=2, help="hidden layers (policy and value)")
     parser.add_argument("--iterations", type=cli_int, default=3, help="timed PPO iterations (after one warm-up)")
     parser.add_argument("--threads", type=cli_int, default=1, help="torch CPU threads")
-    parser.add_argument("--seed", type=cli_int, default=0, help="seed of envs and networks")
+    add_seed(parser, help="seed of envs and networks")
     parser.add_argument("--quick", action="store_true", help="16 envs, 2 timed iterations (about a minute)")
     parser.add_argument(
         "--fast-loop",

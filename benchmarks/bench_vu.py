@@ -38,7 +38,8 @@ if str(ROOT) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(ROOT))
 
 from sixtysix_env.agents.spec import AgentSpec, parse_agent_spec  # noqa: E402
-from sixtysix_env.checks import cli_int, parse_int_text  # noqa: E402
+from sixtysix_env.checks import parse_int_text  # noqa: E402
+from sixtysix_env.cli_options import add_count, add_seed, add_workers  # noqa: E402
 
 Z95 = 1.959964
 INSTALL = 'pip install schnapsen (or, in a checkout, pip install -e ".[test]")'
@@ -365,9 +366,9 @@ def main(argv: Sequence[str] | None = None) -> str:
         help="comma-separated agent specs, as in the arena (pimc:samples=50, ppo:path=model.npz, mybot.py:MyBot)",
     )
     ap.add_argument("--opponent", default="rdeep:16:4", help="the package's bot every agent plays (see below)")
-    ap.add_argument("--games", type=cli_int, default=1000, help="games per agent, seats alternating")
-    ap.add_argument("--seed", type=cli_int, default=0, help="seed of the decks and of both players' random sources")
-    ap.add_argument("--workers", type=cli_int, default=1, help="worker processes (results do not depend on it)")
+    add_count(ap, "--games", default=1000, help="games per agent, seats alternating")
+    add_seed(ap, help="seed of the decks and of both players' random sources")
+    add_workers(ap, help="worker processes (results do not depend on it)")
     ap.add_argument("--json", metavar="FILE", help="also write the summaries and every game's result here")
     ap.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True, help="tqdm bar on stderr")
     args = ap.parse_args(argv)

@@ -13,12 +13,16 @@ from __future__ import annotations
 import argparse
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from numbers import Real
 from operator import index
+from typing import Any, TypeVar
+
+_T = TypeVar("_T")
 
 __all__ = [
     "as_index",
+    "as_value_error",
     "check_bool",
     "check_choice",
     "check_int",
@@ -67,7 +71,7 @@ def check_real(
     if isinstance(value, bool) or not isinstance(value, Real):
         if not (hasattr(value, "ndim") and getattr(value, "ndim", 1) == 0 and hasattr(value, "item")):
             raise TypeError(f"{name}={value!r} is not allowed: use a finite number")
-        number = value.item()  # a 0-d array  # type: ignore[attr-defined]
+        number = value.item()  # type: ignore[attr-defined]  # a 0-d array: hasattr checked above
         if isinstance(number, bool) or not isinstance(number, Real):
             raise TypeError(f"{name}={value!r} is not allowed: use a finite number")
     try:
@@ -110,6 +114,16 @@ def check_choice(name: str, value: object, allowed: Iterable[object]) -> object:
     if not any(is_choice(value, a) for a in allowed):
         raise ValueError(f"{name}={value!r} is not allowed: choose one of {', '.join(repr(a) for a in allowed)}")
     return value
+
+
+def as_value_error(check: Callable[..., _T], *args: Any, what: str = "", **kwargs: Any) -> _T:
+    """``check(*args, **kwargs)`` with a value of the wrong type refused by a ``ValueError`` too (the
+    same message, after ``what: `` when given): for the entry points that have always raised
+    ``ValueError`` for every bad option (``run_arena``, ``run_tournament``), whose callers catch it."""
+    try:
+        return check(*args, **kwargs)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{what}: {e}" if what else str(e)) from None
 
 
 # Text from outside (rules text, agent options, command lines) is read as a number only when it is

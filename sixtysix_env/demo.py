@@ -14,7 +14,7 @@ from . import sixtysix_v0
 from .actions import action_label
 from .agents.spec import parse_agent_spec
 from .arena.play import ready_agent
-from .checks import cli_int
+from .cli_options import add_rules, add_seed
 from .infostate import InfoState
 from .render import describe_outcome, render_deal
 from .rules import PRESETS
@@ -29,8 +29,8 @@ def main(argv: list[str] | None = None) -> None:
         default="ppo,pimc",
         help="two agents for player_0 and player_1: names with options (pimc:samples=20) or mybot.py:MyBot",
     )
-    parser.add_argument("--rules", default="standard", choices=list(PRESETS), help="rules preset")
-    parser.add_argument("--seed", type=cli_int, default=0, help="seed for the deals and the players")
+    add_rules(parser)
+    add_seed(parser, help="seed for the deals and the players")
     parser.add_argument(
         "--all-deals", action="store_true", help="render every action of every deal, not just the first"
     )
@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> None:
     if len(names) != 2 or not all(names):
         parser.error("--agents takes two names separated by a comma, e.g. random,random")
     try:
-        players = [ready_agent(parse_agent_spec(n), PRESETS[args.rules]) for n in names]
+        players = [ready_agent(parse_agent_spec(n, game="two"), PRESETS[args.rules]) for n in names]
     except (ValueError, ImportError) as e:  # an unknown name, a bad option, a missing extra
         parser.error(f"--agents {args.agents}: {e}")
     labels = (f"player_0 ({names[0]})", f"player_1 ({names[1]})")

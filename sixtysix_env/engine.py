@@ -14,14 +14,14 @@ tricks, drawing, going out under automatic claiming, scoring) on the way.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .actions import CLOSE, EXCHANGE, GO_OUT, MARRIAGE, NUM_ACTIONS, PASS, action_label, action_str, actions_of
 from .actions import parse_action as parse_action_text
 from .cards import CARD_POINTS, NUM_CARDS, SUIT_MASK, Rank, card, card_str, cards_str, parse_cards
 from .checks import as_index, check_int
-from .deal_types import Decision, Outcome, RandomSource, Termination
-from .infostate import InfoState, allowed_first, closing_exchange_evidence, ruled_out_by_play
+from .deal_types import Decision, Outcome, RandomSource, Termination, check_fields, list_fields, straight_builder
+from .infostate import InfoState
 from .rules import Rules, get_rules
 
 __all__ = [
@@ -100,7 +100,7 @@ class Deal:
     card) and ``stock[-1]`` is drawn next.
     """
 
-    __slots__ = (
+    FIELDS: ClassVar[tuple[str, ...]] = (
         "rules",
         "dealer",
         "trump",
@@ -130,8 +130,12 @@ class Deal:
         "outcome",
         "scores",
         "arrangement",
-        "_mask",
     )
+    """The deal's state, each field named once: ``__slots__``, ``clone`` (and so ``apply_all``),
+    pickling (through the slots) and the determinizer :meth:`from_view` derive from it, and a field
+    annotated below but missing here (or the reverse) fails at import. ``_mask`` is the cache of
+    the legal actions."""
+    __slots__ = (*FIELDS, "_mask")
 
     rules: Rules
     dealer: int
@@ -283,42 +287,36 @@ class Deal:
         d._mask = -1
         return d
 
-    def clone(self) -> Deal:
-        """An independent copy (search agents call this millions of times: keep it flat)."""
-        d = object.__new__(Deal)
-        d.rules = self.rules
-        d.dealer = self.dealer
-        d.trump = self.trump
-        d.trump_card = self.trump_card
-        d.exchange_card = self.exchange_card
-        d.hands = self.hands[:]
-        d.stock = self.stock[:]
-        d.current = self.current
-        d.decision = self.decision
-        d.leader = self.leader
-        d.lead_card = self.lead_card
-        d.declared = self.declared
-        d.just_closed = self.just_closed
-        d.closed_by = self.closed_by
-        d.closed_opp_tricks = self.closed_opp_tricks
-        d.closed_opp_points = self.closed_opp_points
-        d.closed_own_tricks = self.closed_own_tricks
-        d.points = self.points[:]
-        d.pending = self.pending[:]
-        d.tricks = self.tricks[:]
-        d.won_cards = self.won_cards[:]
-        d.marriages = self.marriages[:]
-        d.known = self.known[:]
-        d.claim_chance = self.claim_chance[:]
-        d.trick_count = self.trick_count
-        d.history = self.history[:]
-        d.outcome = self.outcome
-        d.scores = self.scores
-        d.arrangement = self.arrangement
-        d._mask = self._mask
+    @classmethod
+    def from_view(cls, info: InfoState, opponent_hand: int, face_down: Sequence[int], check: bool = True) -> Deal:
+        """The deal ``info`` describes, with the cards its player cannot see placed: ``opponent_hand``
+        is the opponent's whole hand as a bitmask (his known cards included), ``face_down`` the
+        face-down stock cards in ``stock`` order (the last is drawn next; empty once the stock is
+        gone). This is how a view becomes a full deal (``InfoState.sample``, ``resample_hidden``).
+        Raises ``ValueError`` saying what does not fit the view: a wrong count, a card placed twice
+        or seen elsewhere, a known card missing, a card his play rules out (or one he must hold).
+        ``check=False`` skips the checks, for ``InfoState.sample``, whose assignments fit by
+        construction (tested) and which PIMC calls thousands of times a decision."""
+        if check:
+            if not isinstance(info, InfoState):
+                raise TypeError(f"info={info!r} is not allowed: give an InfoState (deal.information_state(player))")
+            if type(opponent_hand) is not int:
+                raise TypeError(f"opponent_hand={opponent_hand!r} is not allowed: give the hand as an int bitmask")
+            problem = _view_mismatch(info, opponent_hand, face_down)
+            if problem:
+                raise ValueError(f"this assignment does not fit player {info.player}'s view: {problem}")
+        hands = [info.hand, opponent_hand] if info.opponent else [opponent_hand, info.hand]
+        stock = [info.stock_bottom, *face_down] if info.stock_size else []
+        d: Deal = _deal_from_view(cls, info, hands, stock)
         return d
 
-    __copy__ = clone
+    if TYPE_CHECKING:  # straight code compiled from FIELDS below the class (``_compile_deal_methods``)
+
+        def clone(self) -> Deal:
+            """An independent copy."""
+            ...
+
+        __copy__ = clone
 
     # ------------------------------------------------------------------ queries
     @property
@@ -672,35 +670,13 @@ class Deal:
 
     def resample_hidden(self, player: int, rng: RandomSource) -> Deal:
         """A copy where the cards ``player`` cannot see are dealt again at random among the places
-        he cannot see (opponent's unknown cards, face-down stock), keeping all public information
-        (none that the opponent's play since closing rules out goes to his hand, nor the exchange
-        card if closing offered him no exchange; he keeps it if he declined one).
-        This is the determinization that sampling searches (PIMC) and the leak tests use."""
+        he cannot see (opponent's unknown cards, face-down stock), keeping all public information.
+        The one determinization (sampling searches, the leak tests): exactly
+        ``InfoState.of(self, player).sample(rng)``, same deal for the same ``rng`` state."""
         player = check_int("player", player, 0, 1)
         if not callable(getattr(rng, "shuffle", None)):
             raise TypeError(f"rng={rng!r} is not allowed: use an object with shuffle(list), such as random.Random")
-        o = 1 - player
-        opp_hidden, stock_hidden = self.hidden_cards(player)
-        pool = [c for c in range(NUM_CARDS) if (opp_hidden | stock_hidden) >> c & 1]
-        rng.shuffle(pool)
-        pool = [int(c) for c in pool]
-        n_opp = opp_hidden.bit_count()
-        must = 0
-        if self.closed_by >= 0 and self.stock:  # none that his play since closing rules out
-            cannot, must = closing_exchange_evidence(
-                self.history, o, self.exchange_card, self.rules.exchange_at_closing, self.decision
-            )
-            must &= opp_hidden
-            if must:
-                pool.remove(self.exchange_card)
-                n_opp -= 1
-            out = ruled_out_by_play(self.history, o, self.trump, self.rules.must_win_trick) | cannot
-            pool = allowed_first(pool, n_opp, out)
-        d = self.clone()
-        d.hands[o] = self.known[o] | must | sum(1 << c for c in pool[:n_opp])
-        if self.stock:
-            d.stock = [self.stock[0], *pool[n_opp:]]
-        d.arrangement = None
+        d: Deal = InfoState.of(self, player).sample(rng)
         return d
 
     def describe(self) -> str:
@@ -759,3 +735,76 @@ class Deal:
 
     def legal_labels(self) -> list[str]:
         return [action_label(a) for a in self.legal_actions()]
+
+
+def _view_mismatch(info: InfoState, hand: int, face_down: Sequence[int]) -> str:
+    """What is wrong with placing ``hand`` and ``face_down`` into ``info``'s unseen places; "" if nothing."""
+    down = 0
+    for c in face_down:
+        if type(c) is not int or not 0 <= c < NUM_CARDS:
+            return f"face_down holds {c!r}, not a card id 0..{NUM_CARDS - 1}"
+        down |= 1 << c
+    want = info.stock_size - 1 if info.stock_size else 0
+    if len(face_down) != want or down.bit_count() != want:
+        return f"face_down has {len(face_down)} cards ({down.bit_count()} different); the stock has {want} face down"
+    if hand.bit_count() != info.opponent_hand_size or hand >> NUM_CARDS:
+        return f"the opponent's hand {cards_str(hand)} is not {info.opponent_hand_size} cards"
+    known = info.known_opponent
+    if hand & known != known:
+        return f"the opponent's hand lacks {cards_str(known & ~hand)}, which he is known to hold"
+    placed = hand & ~known
+    if placed & down or placed | down != info.unseen:
+        return (
+            f"the opponent's unknown cards {cards_str(placed)} and the stock's {cards_str(down)} must place "
+            f"each unseen card once: {cards_str(info.unseen)}"
+        )
+    if info.closed_by >= 0:
+        if hand & info.opponent_cannot_hold():
+            return f"the opponent's play rules out {cards_str(hand & info.opponent_cannot_hold())} in his hand"
+        if info.opponent_must_hold() & ~hand:
+            return f"the opponent surely holds {cards_str(info.opponent_must_hold())} (he declined the exchange)"
+    return ""
+
+
+def _compile_deal_methods() -> None:
+    """``Deal.clone`` and the body of ``Deal.from_view`` as straight code from ``Deal.FIELDS``."""
+    check_fields(Deal, Deal.FIELDS)
+    lists = list_fields(Deal, Deal.FIELDS)
+    clone = straight_builder(
+        "clone",
+        "self",
+        "_new(Deal)",
+        Deal.__slots__,
+        lambda f: f"self.{f}[:]" if f in lists else f"self.{f}",
+        {"_new": object.__new__, "Deal": Deal},
+    )
+    clone.__doc__ = "An independent copy (search agents call this millions of times: straight code)."
+    clone.__qualname__ = "Deal.clone"
+    setattr(Deal, "clone", clone)  # noqa: B010 - declared for type checkers in the class body
+    setattr(Deal, "__copy__", clone)  # noqa: B010
+    # from_view: what the view does not hold as such is given (hands, stock) or follows from it
+    given = {
+        "hands": "hands",
+        "stock": "stock",
+        "current": "info.current_player if info.outcome is None else info.leader",
+        "decision": "info.decision if info.decision is not None else _LEAD",
+        "known": "list(info._known)",
+        "arrangement": "None",
+        "_mask": "-1",
+    }
+    missing = [f for f in Deal.FIELDS if f not in given and f not in InfoState.__slots__]
+    if missing:
+        raise TypeError(f"Deal fields {missing} are neither in InfoState nor given to from_view")
+    global _deal_from_view
+    _deal_from_view = straight_builder(
+        "_deal_from_view",
+        "cls, info, hands, stock",
+        "_new(cls)",
+        Deal.__slots__,
+        lambda f: given.get(f) or (f"list(info.{f})" if f in lists else f"info.{f}"),
+        {"_new": object.__new__, "_LEAD": Decision.LEAD},
+    )
+
+
+_deal_from_view: Any = None
+_compile_deal_methods()

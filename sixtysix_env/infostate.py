@@ -10,7 +10,8 @@ full :class:`~sixtysix_env.engine.Deal` (the determinization PIMC needs).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from .actions import CLOSE, EXCHANGE, MARRIAGE, PASS, actions_of
 from .cards import SUIT_MASK, cards_str
@@ -38,6 +39,13 @@ class LegalMask(int):
 
     def __call__(self) -> int:
         return int(self)
+
+
+class _DealClass(Protocol):
+    """What ``sample`` needs of the deal class: the engine's constructor of a deal from a view."""
+
+    @classmethod
+    def from_view(cls, info: InfoState, opponent_hand: int, face_down: Sequence[int], check: bool = True) -> Any: ...
 
 
 class InfoState:
@@ -192,7 +200,7 @@ class InfoState:
     legal_mask: LegalMask
     outcome: Outcome | None
     _known: tuple[int, int]
-    _deal_class: type
+    _deal_class: type[_DealClass]
     """The class of the deal this view was taken from: ``sample`` deals one of the same kind (so
     this module needs no import of the engine, which imports it)."""
 
@@ -291,7 +299,6 @@ class InfoState:
         cards dealt at random between the opponent's unknown hand slots and the face-down stock,
         none that his play rules out in his hand (:meth:`opponent_cannot_hold`): every hand of his
         consistent with this view is equally likely."""
-        o = self.opponent
         pool = [c for c in range(24) if self.unseen >> c & 1]
         rng.shuffle(pool)
         pool = [int(c) for c in pool]
@@ -301,41 +308,8 @@ class InfoState:
         known_opp = self.known_opponent | must
         n_opp = self.opponent_hand_size - known_opp.bit_count()
         pool = allowed_first(pool, n_opp, self.opponent_cannot_hold())
-        d = object.__new__(self._deal_class)
-        d.rules = self.rules
-        d.dealer = self.dealer
-        d.trump = self.trump
-        d.trump_card = self.trump_card
-        d.exchange_card = self.exchange_card
-        hands = [0, 0]
-        hands[self.player] = self.hand
-        hands[o] = known_opp | sum(1 << c for c in pool[:n_opp])
-        d.hands = hands
-        d.stock = [self.stock_bottom, *pool[n_opp:]] if self.stock_size else []
-        d.current = self.current_player if self.outcome is None else self.leader
-        d.decision = self.decision if self.decision is not None else Decision.LEAD
-        d.leader = self.leader
-        d.lead_card = self.lead_card
-        d.declared = self.declared
-        d.just_closed = self.just_closed
-        d.closed_by = self.closed_by
-        d.closed_opp_tricks = self.closed_opp_tricks
-        d.closed_opp_points = self.closed_opp_points
-        d.closed_own_tricks = self.closed_own_tricks
-        d.points = list(self.points)
-        d.pending = list(self.pending)
-        d.tricks = list(self.tricks)
-        d.won_cards = list(self.won_cards)
-        d.marriages = list(self.marriages)
-        d.known = list(self._known)
-        d.claim_chance = list(self.claim_chance)
-        d.trick_count = self.trick_count
-        d.history = list(self.history)
-        d.outcome = self.outcome
-        d.scores = self.scores
-        d.arrangement = None
-        d._mask = -1
-        return d
+        # the engine builds the deal; no check: this assignment fits the view by construction
+        return self._deal_class.from_view(self, known_opp | sum(1 << c for c in pool[:n_opp]), pool[n_opp:], False)
 
     def __repr__(self) -> str:
         return (

@@ -31,6 +31,7 @@ from .match import Match
 from .rules import Rules
 from .table import FourDeal, FourRules, TableMatch, ThreeDeal, ThreeRules
 from .table.actions import table_action_label
+from .table.deal import TableDeal
 
 __all__ = [
     "RECORD_FORMAT",
@@ -58,6 +59,8 @@ GAMES: dict[str, tuple[type, type]] = {
     "four": (FourDeal, FourRules),
 }
 """Record ``game`` -> (deal class, rules dataclass)."""
+_TABLE_DEALS: dict[str, type[TableDeal]] = {"three": ThreeDeal, "four": FourDeal}
+"""The table games' deal classes from ``GAMES``, typed as ``TableDeal`` for their shared API."""
 
 _N_PLAYERS = {"two": 2, "three": 3, "four": 4}
 
@@ -127,7 +130,7 @@ def _outcome_dict(deal: _AnyDeal) -> dict[str, Any] | None:
 def _deal_body(deal: _AnyDeal) -> dict[str, Any]:
     """The per-deal part of a record (shared by deal and match records)."""
     game = record_game(deal)
-    if game == "two":
+    if isinstance(deal, Deal):  # game == "two"
         if deal.arrangement is None:
             raise ValueError("cannot record a resampled deal: it has no arrangement (the cards as dealt)")
         h0, h1, stock, dealer = deal.arrangement
@@ -136,13 +139,15 @@ def _deal_body(deal: _AnyDeal) -> dict[str, Any]:
             "stock": cards_str(stock).split(),
         }
         shift, label = 5, action_label
-    else:
+    elif isinstance(deal, TableDeal):
         dealer = deal.dealer
         cards = {"hands": [cards_str(h).split() for h in deal.dealt]}
         cuts = getattr(deal, "cuts", ())  # the Russian four-player game's cut (nines shown first)
         if cuts:
             cards["cuts"] = cards_str(cuts).split()
         shift, label = 6, table_action_label
+    else:  # record_game refused it already
+        raise ValueError(f"cannot record a {game} deal of type {type(deal).__name__}")
     low = (1 << shift) - 1
     actions = [{"seat": x >> shift, "action": x & low, "label": label(x & low)} for x in deal.history]
     return {
@@ -348,8 +353,8 @@ def _start_deal(body: dict, game: str, rules: Any, where: str) -> _AnyDeal:
             stock = _need(body, "stock", list, where)
             if len(scores) != 2:
                 raise ValueError(f"scores must have 2 entries, got {list(scores)!r}")
-            return Deal.from_arrangement(hands, stock, dealer, rules, scores)  # type: ignore[arg-type]
-        cls = GAMES[game][0]
+            return Deal.from_arrangement(hands, stock, dealer, rules, scores)
+        cls = _TABLE_DEALS[game]
         if len(scores) != cls.n_sides:
             raise ValueError(f"scores must have {cls.n_sides} entries, got {list(scores)!r}")
         if body.get("cuts"):
@@ -416,7 +421,7 @@ def _new_match(game: str, rules: Any) -> Match | TableMatch:
     rng = random.Random(0)
     if game == "two":
         return Match(rules, rng)
-    return TableMatch(GAMES[game][0], rules, rng)
+    return TableMatch(_TABLE_DEALS[game], rules, rng)
 
 
 def _replay_match(

@@ -95,13 +95,13 @@ def _two_player_section() -> list[str]:
     out += ["", "Derived: hand size " + ", ".join(f"{n} {PRESETS[n].hand_size}" for n in names) + ".", ""]
 
     out += ["## Two players: what each field changes", ""]
-    for f in dataclasses.fields(Rules):
-        if f.name == "name":
+    for field in dataclasses.fields(Rules):
+        if field.name == "name":
             continue
-        choices = rules_module.FIELD_CHOICES.get(f.name)
-        kind = " / ".join(f"`{c}`" for c in choices) if choices else f"`{f.type}`"
-        out += [f"### `{f.name}`", "", f"{kind}; standard: `{_value(getattr(std, f.name))}`.", ""]
-        out += [docs.get(f.name, "(undocumented)"), ""]
+        choices = rules_module.FIELD_CHOICES.get(field.name)
+        kind = " / ".join(f"`{c}`" for c in choices) if choices else f"`{field.type}`"
+        out += [f"### `{field.name}`", "", f"{kind}; standard: `{_value(getattr(std, field.name))}`.", ""]
+        out += [docs.get(field.name, "(undocumented)"), ""]
 
     for n in names:
         r, info = PRESETS[n], PRESET_INFO[n]

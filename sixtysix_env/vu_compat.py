@@ -238,9 +238,12 @@ def deal_from_vu_perspective(perspective: Any, leader_move: Any = None) -> tuple
     for idx in range(stock_size):
         if talon[idx] is None:
             talon[idx] = pool.pop()
+    stock = [c for c in talon if c is not None]
+    if len(stock) != stock_size:  # every slot is filled above
+        raise RuntimeError(f"the rebuilt talon has {stock_size - len(stock)} empty slot(s)")
     hands: list[list[int]] = [[], []]
     hands[me], hands[opp] = sorted(my_start), opp_start
-    deal = Deal.from_arrangement(hands, talon, dealer=1, rules=get_rules("vu"))
+    deal = Deal.from_arrangement(hands, stock, dealer=1, rules=get_rules("vu"))
     for m in moves:
         apply_vu_move(deal, m)
     return deal, me

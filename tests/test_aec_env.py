@@ -6,6 +6,7 @@ import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
 from sixtysix_env import parse_cards, sixtysix_v0
+from sixtysix_env.envs.gym_env import SixtySixEnv
 from sixtysix_env.envs.sixtysix_v0 import STATE_SIZE
 from sixtysix_env.observers import VECTOR_LAYOUT
 
@@ -159,8 +160,9 @@ def test_bad_options_are_rejected_naming_the_choices(kwargs, fragment):
         sixtysix_v0.raw_env(**kwargs)
 
 
-def test_bad_arrangement_in_reset_options():
-    env = sixtysix_v0.raw_env()
+@pytest.mark.parametrize("make", [sixtysix_v0.raw_env, lambda: SixtySixEnv(opponent="random")], ids=["aec", "gym"])
+def test_bad_arrangement_in_reset_options(make):
+    env = make()
     with pytest.raises(ValueError, match="duplicate card"):
         env.reset(options={"deal": {**ARRANGEMENT, "stock": "KS QH 9H KH JH AH JS AD KD TH TS 9S"}})
     with pytest.raises(ValueError, match="unknown keys"):

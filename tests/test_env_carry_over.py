@@ -11,6 +11,7 @@ import pytest
 from sixtysix_env import sixtysix_v0
 from sixtysix_env.engine import Deal
 from sixtysix_env.envs import sixtysix_four_v0, sixtysix_three_v0
+from sixtysix_env.envs.gym_env import SixtySixEnv
 from sixtysix_env.table.four import FourDeal
 from sixtysix_env.table.three import ThreeDeal
 
@@ -26,6 +27,23 @@ def _play_out(env, rng: random.Random) -> dict[str, float]:
         for k, v in env.rewards.items():
             total[k] += v
     return total
+
+
+TWO_PLAYER = {
+    "aec": lambda **kw: sixtysix_v0.raw_env(**kw),
+    "gym": lambda **kw: SixtySixEnv(opponent="random", **kw),
+}
+"""The two two-player envs: both play their episodes with the one ``envs.episode.Episode``."""
+
+
+def _finish(env, rng: random.Random) -> None:
+    """Random legal play to the episode's end, in either two-player env."""
+    if isinstance(env, SixtySixEnv):
+        done = False
+        while not done:
+            _, _, done, _, _ = env.step(rng.choice(np.flatnonzero(env.action_masks()).tolist()))
+    else:
+        _play_out(env, rng)
 
 
 def test_carry_over_starts_the_next_match_from_the_carried_points() -> None:
@@ -63,10 +81,11 @@ def test_carry_over_is_checked_before_anything_changes() -> None:
         sixtysix_v0.raw_env().reset(options={"carry_over": True})
 
 
-def test_two_player_carry_over_starts_a_fresh_match_dealt_by_the_rules() -> None:
-    env = sixtysix_v0.raw_env(episode="match")
+@pytest.mark.parametrize("kind", sorted(TWO_PLAYER))
+def test_two_player_carry_over_starts_a_fresh_match_dealt_by_the_rules(kind) -> None:
+    env = TWO_PLAYER[kind](episode="match")
     env.reset(seed=5)
-    _play_out(env, random.Random(5))
+    _finish(env, random.Random(5))
     assert env.match.is_over
     dealer = env.match.next_dealer()
     env.reset(seed=6, options={"carry_over": True})
@@ -87,6 +106,32 @@ def test_a_given_deal_is_scored_from_its_own_match_scores(env_module, rules, dea
     env.reset(seed=0, options={"deal": d})
     assert env.match.scores == list(d.scores)
     assert list(env.infos["player_0"]["scores"]) == list(d.scores)
+
+
+def test_the_gym_env_scores_a_given_deal_from_its_own_match_scores() -> None:
+    env = SixtySixEnv(opponent="random", episode="match")
+    d = Deal.new(env.rules, random.Random(1), 0, scores=(5, 3))
+    _, info = env.reset(seed=0, options={"deal": d})
+    assert env.match.scores == [5, 3] and list(info["scores"]) == [5, 3]
+
+
+@pytest.mark.parametrize("kind", sorted(TWO_PLAYER))
+def test_two_player_carry_over_is_checked_before_anything_changes(kind) -> None:
+    """The AEC env's checks, with its messages, in both two-player envs."""
+    env = TWO_PLAYER[kind](episode="match")
+    with pytest.raises(ValueError, match=r"options\['carry_over'\]=True needs a finished match to carry from"):
+        env.reset(seed=1, options={"carry_over": True})  # no match yet
+    env.reset(seed=3)
+    before = (env.deal.to_notation(), str(env.np_random.bit_generator.state))
+    with pytest.raises(ValueError, match=r"needs a finished match to carry from: play a match to its end"):
+        env.reset(seed=4, options={"carry_over": True})  # a match still running
+    with pytest.raises(ValueError, match=r"options\['carry_over'\]='yes' is not allowed: use True or False"):
+        env.reset(seed=4, options={"carry_over": "yes"})
+    with pytest.raises(ValueError, match="both 'deal' and 'carry_over'"):
+        env.reset(seed=4, options={"carry_over": True, "deal": env.deal})
+    assert (env.deal.to_notation(), str(env.np_random.bit_generator.state)) == before
+    env.reset(seed=3, options={"carry_over": False})  # False is the default
+    assert env.deal.to_notation() == before[0]
 
 
 def test_points_of_a_deal_the_cut_decided_reach_the_rewards() -> None:

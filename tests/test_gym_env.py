@@ -175,3 +175,108 @@ def test_maskable_ppo_finds_the_masks_of_the_gym_make_env():
     assert masks.shape == (1, 32) and masks.dtype == bool and masks.any()
     action, _ = model.predict(obs, action_masks=masks, deterministic=True)
     assert masks[0, int(action[0])]
+
+
+# ---------------------------------------------------------------- the opponent as an agent spec
+def test_make_takes_an_agent_spec_as_the_opponent_and_plays_an_episode():
+    env = gym.make("SixtySix-v0", opponent="pimc:samples=4")
+    assert env.unwrapped.opponent_name == "pimc:samples=4"
+    assert env.unwrapped._opponent.__self__.samples == 4  # the option reached the agent
+    total, steps, info, _ = _episode(env, 2)
+    assert steps > 0 and info["winner"] in (-1, 0, 1) and total in (-3, -2, -1, 0, 1, 2, 3)
+
+
+@pytest.mark.parametrize(
+    ("spec", "fragment"),
+    [
+        (
+            "nosuchbot",
+            r"opponent='nosuchbot' is not allowed: unknown agent 'nosuchbot'.*choose one of random, heuristic",
+        ),
+        ("pimc:bogus=1", r"opponent='pimc:bogus=1' is not allowed: bad options for agent 'pimc'.*bogus"),
+        ("pimc:samples", r"opponent='pimc:samples' is not allowed: bad agent option 'samples'.*name:key=value"),
+        ("", r"opponent='' is not allowed: agent spec must be a non-empty string"),
+    ],
+)
+def test_a_bad_opponent_spec_is_a_clear_value_error(spec, fragment):
+    with pytest.raises(ValueError, match=fragment):
+        gym.make("SixtySix-v0", opponent=spec)
+
+
+def test_an_agent_object_or_a_callable_is_still_an_opponent():
+    from sixtysix_env.agents import make_agent
+
+    agent = make_agent("heuristic")
+    env = SixtySixEnv(opponent=agent)
+    assert env.opponent_name == agent.name and env._opponent == agent.act
+    env = SixtySixEnv(opponent=first_legal)
+    assert env.opponent_name == "first_legal" and env._opponent is first_legal
+    _episode(env, 0)
+
+
+# ---------------------------------------------------------------- the AEC env's episodes and options
+def test_the_same_seed_deals_the_same_deal_as_the_aec_env():
+    """One episode loop: the Gym env draws its deals from its seed exactly as the AEC env does."""
+    from sixtysix_env import sixtysix_v0
+
+    arrangement = {"hands": ["9S AC AS QD TC TD", "9C 9D JC JD QC QS"], "stock": "KS QH 9H KH JH AH JS AD KD TH TS KC"}
+    for seed in range(6):
+        for options in (None, {"deal": arrangement}):
+            aec = sixtysix_v0.raw_env(episode="match")
+            aec.reset(seed=seed, options=options)
+            first = int(aec.agent_selection[-1])  # the learner's seat there: no opponent turn before it
+            env = SixtySixEnv(opponent=first_legal, seat=first, episode="match")
+            env.reset(seed=seed, options=options)
+            assert env.deal.to_notation() == aec.deal.to_notation()
+            assert env.np_random.bit_generator.state == aec.np_random.bit_generator.state
+
+
+BAD_RESETS = [
+    ({"seed": -1}, "seed"),
+    ({"seed": 1.5}, "seed"),
+    ({"options": [1]}, "options"),
+    ({"options": {"deal": {"hands": []}}}, "deal"),
+    ({"options": {"deal": {"hands": [], "stock": [], "extra": 1}}}, "unknown keys"),
+    ({"options": {"carry_over": "yes"}}, "carry_over"),
+    ({"options": {"carry_over": 1}}, "carry_over"),
+    ({"options": {"carry_over": True}}, "needs a finished match"),
+    ({"options": {"carry_over": True, "deal": {"hands": [], "stock": []}}}, "both 'deal' and 'carry_over'"),
+]
+
+
+@pytest.mark.parametrize(("kwargs", "fragment"), BAD_RESETS)
+def test_a_bad_reset_is_refused_as_the_aec_env_refuses_it(kwargs, fragment):
+    """The AEC env's reset checks run on the Gym env: the same error, the same message, and the
+    env left as it was."""
+    from sixtysix_env import sixtysix_v0
+
+    seen = []
+    for env in (sixtysix_v0.raw_env(episode="match"), SixtySixEnv(opponent="random", episode="match")):
+        env.reset(seed=7)
+        before = (env.deal.to_notation(), str(env.np_random.bit_generator.state))
+        with pytest.raises((ValueError, TypeError), match=fragment) as error:
+            env.reset(**kwargs)
+        seen.append((type(error.value), str(error.value)))
+        assert (env.deal.to_notation(), str(env.np_random.bit_generator.state)) == before
+    assert seen[0] == seen[1]
+
+
+def test_carry_over_carries_each_finished_match_into_the_next():
+    env = gym.make("SixtySix-v0", opponent="heuristic", episode="match")
+    rng = np.random.default_rng(0)
+    _, info = env.reset(seed=0)
+    for seed in range(1, 6):
+        done = False
+        while not done:
+            _, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        match = env.unwrapped.match
+        assert match.is_over and max(info["scores"]) >= 7
+        dealer = match.next_dealer()
+        obs, info = env.reset(seed=seed, options={"carry_over": True})
+        carried = env.unwrapped.match
+        assert carried is not match and carried.scores == [0, 0] and list(info["scores"]) == [0, 0]
+        assert carried.results == [] and carried.deal.dealer == dealer  # the rules' next dealer deals
+        assert env.unwrapped.deal.current_player == env.unwrapped.seat  # at the learner's decision
+        assert env.observation_space.contains(obs)
+    with pytest.raises(ValueError, match="needs a finished match"):  # the carried match still runs
+        env.reset(options={"carry_over": True})

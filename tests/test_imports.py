@@ -115,7 +115,7 @@ def test_the_engine_layers_stay_below_the_adapters():
 
 # ---------------------------------------------------------------------- the layers
 CORE = ("cards", "actions", "rules", "deal_types", "engine", "infostate", "match", "observers", "rewards", "perft")
-CORE += ("checks", "text_safety", "table")
+CORE += ("checks", "cli_options", "text_safety", "table")
 """The rules and what every layer reads (the table game's rules too)."""
 TOOLS = ("arena", "tournament", "web", "play", "integrations", "distributed", "demo", "newbot", "table_arena")
 TOOLS += ("replay", "records", "textplay", "render", "render_image", "vu_compat", "registration")

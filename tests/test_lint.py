@@ -1,4 +1,4 @@
-"""ruff is part of the test suite: lint and format are checked with the project's configuration."""
+"""ruff and mypy are part of the test suite: lint, format and types are checked with the project's configuration."""
 
 import shutil
 import subprocess
@@ -25,3 +25,11 @@ def test_ruff_check_is_clean():
 def test_ruff_format_is_clean():
     done = subprocess.run([*_ruff(), "format", "--check", "."], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_mypy_is_clean():
+    """``python -m mypy`` with ``[tool.mypy]`` from pyproject.toml (it checks ``sixtysix_env``): no errors."""
+    pytest.importorskip("mypy", reason="mypy is not installed (pip install -e '.[test]')")
+    done = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Success: no issues found" in done.stdout, done.stdout + done.stderr

@@ -259,7 +259,8 @@ class Solver:
         s = self._search
         bound = value_bound(deal)
         maximizing = deal.current == self.player
-        alpha, beta = -bound, bound
+        alpha: float = -bound
+        beta: float = bound
         best_a = -1
         best = -1e9 if maximizing else 1e9
         depth = self.max_depth if self.max_depth is not None else 0

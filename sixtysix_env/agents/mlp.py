@@ -185,7 +185,7 @@ class MLPPolicy:
         if p.suffix != ".npz":
             raise ValueError(f"policy weights go to a .npz file, got {str(p)!r}")
         meta = json.dumps({"format": FORMAT, "version": VERSION, **self.meta})
-        arrays: dict[str, np.ndarray] = {"meta": np.array(meta)}
+        arrays: dict[str, Any] = {"meta": np.array(meta)}  # Any: savez's stub types a key allow_pickle
         for name, layers in (("policy", self.policy), ("value", self.value)):
             for i, (w, b) in enumerate(layers):
                 arrays[f"{name}_w{i}"] = w.astype(np.float32)

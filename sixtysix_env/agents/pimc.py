@@ -31,7 +31,7 @@ import time
 from collections.abc import Iterator
 from itertools import combinations
 from math import comb
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..actions import CLOSE
 from ..checks import check_choice, check_int, check_real
@@ -43,6 +43,11 @@ from .base import MAX_BUDGET, MAX_TIME_MS, only_choice
 from .heuristic import heuristic_deal_action, heuristic_info_action, heuristic_playout
 from .inference import MODELS, PastSampler, mismatches
 from .response import response_value, response_values
+
+if TYPE_CHECKING:  # numba (the fast extra) is imported only when a fast search is made
+    from .fast.playout import FastPlayouts
+    from .fast.response import FastResponse
+    from .fast.solver import FastSolver
 
 __all__ = ["PIMCAgent", "best_action", "evaluate_actions"]
 
@@ -74,7 +79,7 @@ class _Playouts(Protocol):
     ) -> list[int]: ...
 
 
-def fast_solver_for(rules: Rules) -> _Exact:
+def fast_solver_for(rules: Rules) -> FastSolver:
     """One numba solver (``sixtysix_env.agents.fast.solver``, needs the ``fast`` extra) per ruleset and
     process: its table (23 MiB) is shared by every agent that searches those rules."""
     from .fast.solver import FastSolver
@@ -85,10 +90,10 @@ def fast_solver_for(rules: Rules) -> _Exact:
     return solver
 
 
-_FAST_SOLVERS: dict[Rules, _Exact] = {}
+_FAST_SOLVERS: dict[Rules, FastSolver] = {}
 
 
-def fast_response_for(rules: Rules) -> _Exact:
+def fast_response_for(rules: Rules) -> FastResponse:
     """One numba best response to the heuristic (``sixtysix_env.agents.fast.response``) per ruleset and
     process, its table shared like the solver's."""
     from .fast.response import FastResponse
@@ -99,7 +104,7 @@ def fast_response_for(rules: Rules) -> _Exact:
     return search
 
 
-_FAST_RESPONSES: dict[Rules, _Exact] = {}
+_FAST_RESPONSES: dict[Rules, FastResponse] = {}
 
 
 class _PythonResponse:
@@ -113,7 +118,7 @@ class _PythonResponse:
         return response_value(deal, deal.current if player is None else player)
 
 
-def fast_playouts_for(rules: Rules, reply: str = "minimax") -> _Playouts:
+def fast_playouts_for(rules: Rules, reply: str = "minimax") -> FastPlayouts:
     """The numba playouts (``sixtysix_env.agents.fast.playout``) of a ruleset, on its shared solver
     (``reply="heuristic"``: on its best response to the heuristic)."""
     from .fast.playout import FastPlayouts
@@ -121,11 +126,11 @@ def fast_playouts_for(rules: Rules, reply: str = "minimax") -> _Playouts:
     playouts = _FAST_PLAYOUTS.get((rules, reply))
     if playouts is None:
         exact = fast_response_for(rules) if reply == "heuristic" else fast_solver_for(rules)
-        playouts = _FAST_PLAYOUTS[rules, reply] = FastPlayouts(exact)  # type: ignore[arg-type]
+        playouts = _FAST_PLAYOUTS[rules, reply] = FastPlayouts(exact)
     return playouts
 
 
-_FAST_PLAYOUTS: dict[tuple[Rules, str], _Playouts] = {}
+_FAST_PLAYOUTS: dict[tuple[Rules, str], FastPlayouts] = {}
 
 
 def _finish(
@@ -280,8 +285,8 @@ class PIMCAgent:
 
             solver.warm_up(fast_solver_for(rules))
             if self.reply == "heuristic" or self.tiebreak == "response":
-                response.warm_up(fast_response_for(rules))  # type: ignore[arg-type]
-            playout.warm_up(fast_playouts_for(rules, self.reply))  # type: ignore[arg-type]
+                response.warm_up(fast_response_for(rules))
+            playout.warm_up(fast_playouts_for(rules, self.reply))
 
     def _exact(self, rules: Rules) -> _Exact | None:
         """How a full deal with the stock closed or exhausted is valued: None for the reference

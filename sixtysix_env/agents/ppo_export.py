@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..actions import NUM_ACTIONS
+from ..cli_options import add_rules
 from ..observers import VECTOR_SIZE
 from .mlp import MLPPolicy, linear_layers, vector_policy
 
@@ -109,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> Path:
     )
     ap.add_argument("model", help="a MaskablePPO .zip (baselines/train_ppo.py writes one)")
     ap.add_argument("--out", default="", help="the .npz to write (default: next to the zip, same name)")
-    ap.add_argument("--rules", default="standard", help="the rules preset the model was trained on (recorded)")
+    add_rules(ap, help="the rules preset the model was trained on (recorded; default standard)")
     args = ap.parse_args(argv)
     src = Path(args.model)
     if src.suffix != ".zip":

@@ -1,8 +1,13 @@
 """Agents named by text, as command lines take them: a registered name with options, or a user's class.
 
+The one parser of agent text: every command line (play, arena, table arena, demo, tournament,
+benchmarks, training), the web server and the environments' opponents read it here, for a game
+(``"two"``, ``"three"`` or ``"four"``: :data:`~sixtysix_env.agents.REGISTRY`'s keys), and
+:meth:`AgentSpec.make` is the one way an agent is built from it.
+
 Forms (options are ``key=value`` parts after a colon, values read as int, float, bool or text):
 
-- ``pimc``, ``pimc:samples=40:endgame=solve`` -- a name of the registry (:func:`make_agent`);
+- ``pimc``, ``pimc:samples=40:endgame=solve`` -- a name of the game's registry (:func:`make_agent`);
 - ``mybot.py:MyBot``, ``bots/mybot.py:MyBot:depth=3`` -- a class (or factory) in a Python file;
 - ``mypackage.bots:MyBot`` -- a class in an importable module.
 
@@ -20,13 +25,13 @@ import inspect
 import sys
 import types
 import typing
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from ..checks import parse_float_text, parse_int_text
-from . import AGENTS, agent_names, make_agent
+from . import agent_factory, agent_names, check_options, make_agent, unknown_agent_error
 from .base import Agent
 
 __all__ = ["AgentSpec", "check_option_types", "load_attribute", "load_module", "option_value", "parse_agent_spec"]
@@ -34,26 +39,27 @@ __all__ = ["AgentSpec", "check_option_types", "load_attribute", "load_module", "
 
 @dataclass(frozen=True)
 class AgentSpec:
-    """An agent as given on the command line: ``label`` is the text; ``name`` a registry key, or
-    ``source`` (a ``.py`` path or module) and ``attribute`` for a user's class."""
+    """An agent as given on the command line: ``label`` is the text; ``name`` a key of ``game``'s
+    registry, or ``source`` (a ``.py`` path or module) and ``attribute`` for a user's class."""
 
     label: str
     name: str
     options: tuple[tuple[str, Any], ...] = ()
     source: str = ""
     attribute: str = ""
+    game: str = "two"
 
     def make(self) -> Agent:
+        """A new agent: the options' plain types are checked (:func:`check_option_types`), then
+        that the constructor takes them, then the constructor's own checks run."""
+        options = dict(self.options)
         if not self.source:
-            check_option_types(_registered(self.name), self.options, self.label)
-            return make_agent(self.name, **dict(self.options))
+            check_option_types(agent_factory(self.name, self.game), self.options, self.label)
+            return make_agent(self.name, game=self.game, **options)
         factory = load_attribute(self.source, self.attribute)
-        try:
-            inspect.signature(factory).bind(**dict(self.options))
-        except (TypeError, ValueError) as e:
-            raise ValueError(f"bad options for agent {self.label!r}: {e}") from None
+        check_options(factory, options, self.label)
         check_option_types(factory, self.options, self.label)
-        agent = factory(**dict(self.options))
+        agent = factory(**options)
         if not callable(getattr(agent, "act", None)):
             raise ValueError(f"{self.label!r} built {agent!r}, which has no act(info, rng) method")
         if not isinstance(getattr(agent, "name", None), str):
@@ -61,13 +67,15 @@ class AgentSpec:
                 agent.name = self.attribute
         return agent
 
-
-def _registered(name: str) -> Any:
-    factory = AGENTS.get(name)
-    if isinstance(factory, str):
-        module, _, attr = factory.partition(":")
-        factory = getattr(importlib.import_module(module), attr)
-    return factory
+    def for_game(self, game: str) -> AgentSpec:
+        """The same agent text for ``game``: a user's class as it is, a registered name looked up
+        in that game's registry (a ValueError when it has none). Its options are checked when the
+        agent is made."""
+        if game == self.game:
+            return self
+        if not self.source:
+            agent_factory(self.name, game)
+        return replace(self, game=game)
 
 
 _SIMPLE = {int: "an int", float: "a number", str: "a text", bool: "true or false", type(None): "none"}
@@ -148,7 +156,7 @@ def option_value(text: str) -> Any:
     if low in ("true", "false"):
         return low == "true"
     # ASCII digits only (checks.parse_int_text): "١٢" and "1_000" stay text, which the type check refuses
-    number = parse_int_text(text)
+    number: int | float | None = parse_int_text(text)
     if number is None and not text.lstrip("+-").isdigit():  # a too long integer stays text, not a float
         number = parse_float_text(text)
     return text if number is None else number
@@ -158,11 +166,13 @@ def _is_source(part: str) -> bool:
     return part.endswith(".py") or "/" in part or "\\" in part or "." in part
 
 
-def parse_agent_spec(spec: str, label: str | None = None) -> AgentSpec:
-    """``"pimc:samples=40"``, ``"mybot.py:MyBot"`` or ``"pkg.mod:Bot:depth=2"`` -> an AgentSpec;
-    ``label`` names it in tables (default: the text itself).
+def parse_agent_spec(spec: str, label: str | None = None, *, game: str = "two") -> AgentSpec:
+    """``"pimc:samples=40"``, ``"mybot.py:MyBot"`` or ``"pkg.mod:Bot:depth=2"`` -> an AgentSpec
+    for ``game`` (``"two"``, ``"three"`` or ``"four"``: a name is looked up in that game's
+    registry); ``label`` names it in tables (default: the text itself).
 
     The agent is built once here, so a bad name, file, class or option fails before any game."""
+    agent_names(game)  # an unknown game fails first
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"agent spec must be a non-empty string, got {spec!r}")
     text = spec.strip()
@@ -172,12 +182,9 @@ def parse_agent_spec(spec: str, label: str | None = None) -> AgentSpec:
         parts = [parts[0] + ":" + parts[1], *parts[2:]]
     head, rest = parts[0], parts[1:]
     source = attribute = ""
-    if head not in agent_names():
+    if head not in agent_names(game):
         if not _is_source(head):
-            raise ValueError(
-                f"unknown agent {head!r} in {spec!r}: choose one of {', '.join(agent_names())}, "
-                "or name your own class as file.py:Class or package.module:Class"
-            )
+            raise unknown_agent_error(head, game, spec, own_class=True)
         if not rest or "=" in rest[0] or not rest[0].isidentifier():
             raise ValueError(f"agent spec {spec!r} names a file or module: write {head}:ClassName[:key=value]")
         source, attribute, rest = head, rest[0], rest[1:]
@@ -189,7 +196,7 @@ def parse_agent_spec(spec: str, label: str | None = None) -> AgentSpec:
         options.append((key.strip(), option_value(value.strip())))
     if label is not None and (not isinstance(label, str) or not label.strip() or "," in label):
         raise ValueError(f"label must be a non-empty text without commas, got {label!r}")
-    out = AgentSpec(label or text, attribute or head, tuple(options), source, attribute)
+    out = AgentSpec(label or text, attribute or head, tuple(options), source, attribute, game)
     try:
         out.make()  # fail now, in the parent, on bad options
     except TypeError as e:  # an option of the wrong kind (samples=1e9): a bad spec, as a command line sees it

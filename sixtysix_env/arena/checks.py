@@ -7,7 +7,6 @@ option of the wrong type or an absurd budget shows up here, named, instead of mi
 
 from __future__ import annotations
 
-import math
 import numbers
 import random
 import tempfile
@@ -17,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ..agents.spec import AgentSpec
+from ..checks import as_value_error, check_real
 from ..engine import Deal
 from ..rules import Rules
 
@@ -45,9 +45,7 @@ def check_out_dir(out: str | Path, files: Iterable[str] = (), what: str = "--out
 
 def check_elo_prior(prior: object) -> float:
     """The Elo prior (virtual drawn deals per pair) if it is a finite number >= 0, else a ``ValueError``."""
-    if isinstance(prior, bool) or not isinstance(prior, numbers.Real) or not math.isfinite(prior) or prior < 0:
-        raise ValueError(f"the Elo prior must be a finite number >= 0 (virtual drawn deals per pair), got {prior!r}")
-    return float(prior)
+    return as_value_error(check_real, "elo_prior", prior, 0, what="the Elo prior (virtual drawn deals per pair)")
 
 
 PREPARE_TIMEOUT_S = 300.0
@@ -59,8 +57,9 @@ def trial_decisions(specs: Sequence[AgentSpec], rules: Rules, timeout_s: float) 
     """Build each agent and let it make one decision on a fixed deal of ``rules``; a ValueError
     naming the agent when that raises, returns an illegal action or takes over ``timeout_s``
     (the decision is left to finish in a background thread). Returns the agents' ``name``s."""
-    if not (isinstance(timeout_s, numbers.Real) and math.isfinite(timeout_s) and timeout_s > 0):
-        raise ValueError(f"the trial timeout must be a positive number of seconds, got {timeout_s!r}")
+    timeout_s = as_value_error(
+        check_real, "trial_timeout_s", timeout_s, 0, above=True, what="the trial timeout (seconds)"
+    )
     deal = Deal.new(rules, random.Random("arena/trial"), dealer=0)
     info = deal.information_state(deal.current)
     names: list[object] = []

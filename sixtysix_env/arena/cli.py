@@ -7,10 +7,20 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..agents import agent_names
-from ..checks import cli_float, cli_int
+from ..cli_options import (
+    add_deals,
+    add_out,
+    add_records,
+    add_rules,
+    add_seed,
+    add_workers,
+    non_negative_float,
+    positive_float,
+    positive_int,
+)
 from ..distributed.address import ADDRESS_HELP, cli_ray_address
 from ..distributed.local import START_METHODS
-from ..rules import PRESETS, get_rules
+from ..rules import get_rules
 from .checks import check_out_dir
 from .run import DEFAULT_DECISION_LIMIT_S, agent_spec, run_arena
 from .writers import OUTPUT_FILES, summary_markdown, write_results
@@ -21,30 +31,6 @@ AGENTS_HELP = (
     "comma-separated agents: a registered name with options (name:key=value:...; names: {names}), "
     "your own class in a file (mybot.py:MyBot[:key=value]) or in a module (package.module:Class)"
 )
-
-
-def positive_int(text: str) -> int:
-    """An ``argparse`` type: a whole number of at least 1, in ASCII digits."""
-    value = cli_int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def non_negative_float(text: str) -> float:
-    """An ``argparse`` type: a finite number >= 0, in ASCII digits."""
-    value = cli_float(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got {text!r}")
-    return value
-
-
-def positive_float(text: str) -> float:
-    """An ``argparse`` type: a finite number > 0, in ASCII digits."""
-    value = cli_float(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be > 0, got {text!r}")
-    return value
 
 
 def decision_limit(text: str) -> float | None:
@@ -61,14 +47,12 @@ def _parser() -> argparse.ArgumentParser:
         "--out results/ --workers 2",
     )
     p.add_argument("--agents", required=True, help=AGENTS_HELP.format(names=", ".join(agent_names())))
-    p.add_argument(
-        "--deals", type=positive_int, default=200, help="duplicate deals per pair, each played twice (default 200)"
-    )
-    p.add_argument("--rules", default="standard", help=f"rules preset: {', '.join(PRESETS)}")
+    add_deals(p, default=200, help="duplicate deals per pair, each played twice (default 200)")
+    add_rules(p, notation=True)
     p.add_argument("--claiming", choices=("auto", "explicit"), default=None, help="override the preset's claiming")
-    p.add_argument("--seed", type=cli_int, default=0, help="seed for the deals and the agents' RNGs")
-    p.add_argument("--out", default="results", help="folder for summary.md, summary.html and the CSV files")
-    p.add_argument("--workers", type=positive_int, default=1, help="worker processes")
+    add_seed(p)
+    add_out(p, default="results", help="folder for summary.md, summary.html and the CSV files")
+    add_workers(p, help="worker processes")
     p.add_argument(
         "--start-method",
         choices=START_METHODS,
@@ -95,11 +79,8 @@ def _parser() -> argparse.ArgumentParser:
         f"an illegal move, forfeits that deal and the run goes on (default {DEFAULT_DECISION_LIMIT_S:g}; none: "
         "no limit)",
     )
-    p.add_argument(
-        "--records",
-        default=None,
-        metavar="DIR",
-        help="also write one game record (JSON, python -m sixtysix_env.replay FILE) per match into DIR/<A>-vs-<B>/",
+    add_records(
+        p, help="also write one game record (JSON, python -m sixtysix_env.replay FILE) per match into DIR/<A>-vs-<B>/"
     )
     p.add_argument(
         "--ray",

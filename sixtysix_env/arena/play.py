@@ -144,8 +144,9 @@ def _decide(deal: Deal, p: int, agent: Agent, rng: random.Random, clock: Clock |
     finally:
         # a bot in another process or thread reports its own CPU time (None: it never answered)
         # and, in a thread, its wall time without the hand-over; else this process's times
-        spent = getattr(agent, "last_seconds", _LOCAL)
-        if spent is _LOCAL:
+        reported: Any = getattr(agent, "last_seconds", _LOCAL)  # a bot's own CPU seconds, or None, if it times itself
+        spent: float | None = reported
+        if reported is _LOCAL:
             spent = time.process_time() - start if answered else None
         waited = getattr(agent, "last_wall", None) if spent is not None else None
         if spent is not None and waited is None:
@@ -220,6 +221,8 @@ def play_task(
         else:
             fault = _refereed_deal(deal, seats, rngs, clock, decision_limit_s)
         if fault is not None:
+            if forfeit_points is None:  # only a refereed deal (forfeit_points given) reports a fault
+                raise RuntimeError(f"deal {index}: a fault in a deal played without forfeits")
             seat, reason = fault
             w, game_points, termination = 1 - seat, forfeit_points, "forfeit"
             out.faults.append(

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import math
-import numbers
 import re
 from collections.abc import Sequence
 from pathlib import Path
 
 from ..agents import agent_names
 from ..agents.spec import AgentSpec, parse_agent_spec
+from ..checks import as_value_error, check_int, check_real
 from ..distributed.local import check_start_method, map_tasks, registrations_for
 from ..rules import Rules, get_rules
 from .checks import check_elo_prior, check_out_dir, trial_decisions
@@ -58,19 +57,14 @@ def run_arena(
         raise ValueError(f"the arena needs at least two agents, got {labels}")
     if len(set(labels)) != len(labels):
         raise ValueError(f"agents must be distinct, got {labels}")
-    for name, value in (("deals", deals), ("block", block), ("workers", workers)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"{name} must be an integer of at least 1, got {value!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"seed must be an integer, got {seed!r}")
+    deals = as_value_error(check_int, "deals", deals, 1)
+    block = as_value_error(check_int, "block", block, 1)
+    workers = as_value_error(check_int, "workers", workers, 1)
+    seed = as_value_error(check_int, "seed", seed)
     elo_prior = check_elo_prior(elo_prior)
-    if decision_limit_s is not None and not (
-        isinstance(decision_limit_s, numbers.Real)
-        and not isinstance(decision_limit_s, bool)
-        and math.isfinite(decision_limit_s)
-        and decision_limit_s > 0
-    ):
-        raise ValueError(f"the decision limit must be a positive number of seconds or None, got {decision_limit_s!r}")
+    if decision_limit_s is not None:
+        what = "the decision limit (seconds, or None for no limit)"
+        decision_limit_s = as_value_error(check_real, "decision_limit_s", decision_limit_s, 0, above=True, what=what)
     r = get_rules(rules)
     method = check_start_method(start_method)
     registrations = registrations_for(specs, method) if workers > 1 else {}
@@ -107,11 +101,11 @@ def run_arena(
     return collect(labels, tasks, results, rules=r, seed=seed, deals=deals, block=block, elo_prior=elo_prior)
 
 
-def agent_spec(text: str) -> AgentSpec:
-    """``parse_agent_spec``, with anything a user's class raises while it is built (its
-    ``__init__`` failing) turned into a ValueError naming the agent."""
+def agent_spec(text: str, game: str = "two") -> AgentSpec:
+    """``parse_agent_spec`` (the one parser, for ``game``), with anything a user's class raises
+    while it is built (its ``__init__`` failing) turned into a ValueError naming the agent."""
     try:
-        return parse_agent_spec(text)
+        return parse_agent_spec(text, game=game)
     except ValueError:
         raise
     except Exception as e:

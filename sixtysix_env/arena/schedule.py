@@ -28,7 +28,8 @@ class Task:
     track: int
     specs: tuple[AgentSpec, AgentSpec]
     rules: Rules
-    seed: int
+    seed: int | str
+    """The run's seed: an int in the arena, a key-derived text in a tournament (both only formatted into seed texts)."""
 
     @property
     def a_seat(self) -> int:
@@ -62,7 +63,7 @@ def next_dealer(rules: Rules, dealer: int, winner: int) -> int:
     return winner if rules.next_dealer == "winner" else 1 - dealer
 
 
-def deal_seeds(seed: int, block: int, start: int, size: int) -> Iterator[str]:
+def deal_seeds(seed: int | str, block: int, start: int, size: int) -> Iterator[str]:
     """Deck seeds of a block: its own deal indices, then an endless stream of extra deals (those
     that finish a match still running when the block's deals are used up)."""
     for g in range(start, start + size):

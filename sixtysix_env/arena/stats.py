@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Sequence
+
+from ..checks import as_value_error, check_real
 
 __all__ = ["Z95", "bradley_terry_elo", "mean_interval", "wilson_interval"]
 
@@ -61,8 +62,7 @@ def bradley_terry_elo(
         raise ValueError(f"agent names must be distinct, got {names}")
     if anchor is not None and anchor not in names:
         raise ValueError(f"anchor {anchor!r} is not among {names}")
-    if not (isinstance(prior, numbers.Real) and math.isfinite(prior) and prior >= 0):
-        raise ValueError(f"prior must be a finite number >= 0, got {prior!r}")
+    prior = as_value_error(check_real, "prior", prior, 0)
     idx = {n: i for i, n in enumerate(names)}
     k = len(names)
     games = [[0.0] * k for _ in range(k)]

@@ -25,14 +25,15 @@ import time
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
+from ..agents import agent_names
+from ..agents.spec import parse_agent_spec
 from ..agents.table.base import TableAgent
-from ..agents.table.registry import TABLE_AGENTS, make_table_agent
-from ..checks import cli_int
+from ..cli_options import add_deals, add_rules, add_seed
 from ..table import FOUR_PRESETS, THREE_PRESETS, FourDeal, TableTermination, ThreeDeal
 from ..table.deal import TableDeal
 from . import mean_interval, wilson_interval
-from .cli import positive_int
 
 __all__ = ["PairStats", "play_table_deal", "run_pair", "main"]
 
@@ -101,13 +102,15 @@ def run_pair(
             seats_a = [p for p in range(n) if (p % 2 == r if n == 4 else p == r)]
             agents = [a[1] if p in seats_a else b[1] for p in range(n)]
             d = play_table_deal(base, agents, random.Random(seed * 7_919 + k * 31 + r), clock)
-            pay = d.outcome.payoffs[seats_a[0]]
+            outcome = d.outcome
+            assert outcome is not None  # play_table_deal plays the deal to its end
+            pay = outcome.payoffs[seats_a[0]]
             total += pay
             stats.plays += 1
             stats.wins += 1.0 if pay > 0 else 0.5 if pay == 0 else 0.0
-            if d.outcome.contract and d.bidder in seats_a:
+            if outcome.contract and d.bidder in seats_a:
                 stats.contracts += 1
-                stats.contracts_won += d.outcome.termination == TableTermination.CONTRACT_WON
+                stats.contracts_won += outcome.termination == TableTermination.CONTRACT_WON
         stats.per_deal.append(total / len(rotations))
         if progress is not None:
             progress.update(1)
@@ -129,18 +132,19 @@ def _parser() -> argparse.ArgumentParser:
         description="Duplicate strength tests between agents of the three- and four-player games.",
     )
     p.add_argument("--game", choices=sorted(GAMES), default="four", help="three or four players (default four)")
-    p.add_argument("--rules", default=None, help="preset: three pagat/marriage, four pagat/russian (default pagat)")
+    add_rules(
+        p,
+        default=None,
+        presets=[*THREE_PRESETS, *FOUR_PRESETS],
+        help="preset: three pagat/marriage, four pagat/russian (default pagat)",
+    )
     p.add_argument(
         "--agents",
         default="heuristic,random",
-        help=f"comma-separated agents ({', '.join(TABLE_AGENTS)}; options as pimc:samples=8); every pair meets",
+        help=f"comma-separated agents ({', '.join(agent_names('four'))}; options as pimc:samples=8); every pair meets",
     )
-    p.add_argument(
-        "--deals", type=positive_int, default=100, help="deals per pair, each in every seat rotation (default 100)"
-    )
-    p.add_argument(
-        "--seed", type=cli_int, default=0, help="seed of the deals and of the agents' randomness (default 0)"
-    )
+    add_deals(p, default=100, help="deals per pair, each in every seat rotation (default 100)")
+    add_seed(p, help="seed of the deals and of the agents' randomness (default 0)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
 
@@ -158,7 +162,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if len(specs) < 2:
         _parser().error(f"--agents needs two or more agents, got {args.agents!r}")
     try:
-        agents = [(s, make_table_agent(s)) for s in specs]
+        # the game's registry builds table agents (a user's class is trusted to play the game)
+        agents = [(s, cast(TableAgent, parse_agent_spec(s, game=args.game).make())) for s in specs]
     except ValueError as e:
         _parser().error(str(e))
     rules = presets[rules_name]

@@ -32,6 +32,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
+from ..checks import as_value_error, check_int
 from .address import RAY_MISSING, check_ray_address
 from .local import init_worker
 
@@ -92,9 +93,10 @@ class RayExecutor:
         window: int | None = None,
     ) -> None:
         self.address = check_ray_address(address)
-        for name, value in (("num_cpus", num_cpus), ("window", window)):
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-                raise ValueError(f"{name} must be an integer of at least 1 or None, got {value!r}")
+        num_cpus, window = (
+            None if value is None else as_value_error(check_int, name, value, 1, what=f"{name} takes None or an int")
+            for name, value in (("num_cpus", num_cpus), ("window", window))
+        )
         if num_cpus is not None and self.address != "local":
             raise ValueError(f"num_cpus={num_cpus} sizes a local cluster only; the cluster at {address!r} has its own")
         self.num_cpus = num_cpus

@@ -2,15 +2,18 @@
 
 ``sixtysix_v0`` (two players) and ``table.TableEnv`` (three and four players) subclass
 :class:`SixtySixAEC`; it keeps PettingZoo's dicts (rewards, ``_cumulative_rewards``,
-terminations, truncations, infos, the agent to act) in step with the deal or match, plays one
-deal or a whole match per episode, keeps the info contract of :mod:`.infos` (the same keys at
-every step), names the observation's key (``observation_key``), seeds the episode's deck from
-the env's own ``np_random``, checks the options and dispatches renders. A subclass supplies only what its game changes:
+terminations, truncations, infos, the agent to act) in step with the episode, keeps the info
+contract of :mod:`.infos` (the same keys at every step), names the observation's key
+(``observation_key``), seeds the env's own ``np_random``, checks the constructor's options and
+dispatches renders. The episode itself (reset options, deals, the match, rewards per seat) is
+an :class:`.episode.Episode`, the one the Gymnasium env drives too. A subclass supplies only
+what its game changes:
 
 * ``_new_match(rng, first_deal)``: the match object (``Match`` or ``TableMatch``);
 * ``_deal_from_options(spec)``: the first deal of ``reset(options={"deal": spec})``;
 * ``_step_rewards(deal, before)``: one reward per seat for the action just applied;
-* ``_on_next_deal(match)``: anything a freshly dealt deal of a match adds (a no-op by default);
+* ``_on_next_deal(match, rewards)``: what a freshly dealt deal of a match changes in the step's
+  rewards (a no-op by default);
 * ``_action_label(action, decision)``, ``_render_text(deal, scores)``, ``_render_frame(deal, scores)``;
 * ``mask_array`` (an int mask as the int8 array of ``num_actions`` entries) and ``largest_loss``.
 
@@ -22,7 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -34,27 +37,12 @@ from ..deal_types import DealLike
 from ..render_image import require_pillow
 from .agentdict import AgentDict as _AgentDict
 from .agentdict import EpisodeOverError
+from .episode import Episode, MatchLike
 from .infos import check_keys, deal_info
-from .options import EPISODES, carry_over_option, check_agent, check_option, check_real, check_seed, deal_spec
+from .options import EPISODES, check_agent, check_option, check_real
 from .wrappers import ClassicWrapper
 
 __all__ = ["SixtySixAEC", "MatchLike", "wrap", "EpisodeOverError"]
-
-
-class MatchLike(Protocol):
-    """What the env needs of ``Match`` and ``TableMatch``: a deal after another until the end."""
-
-    deal: Any
-    scores: Any
-
-    @property
-    def is_over(self) -> bool: ...
-
-    def apply(self, action: int) -> None: ...
-
-    def next_deal(self) -> Any: ...
-
-    def next_match(self, rng: Any = None) -> Any: ...
 
 
 class SixtySixAEC(AECEnv[str, Any, int]):
@@ -68,8 +56,11 @@ class SixtySixAEC(AECEnv[str, Any, int]):
     num_actions: ClassVar[int]
     largest_loss: int
     """The most one deal can cost a seat: ``env()``'s default illegal-move penalty."""
-    mask_array: ClassVar[Callable[[int], np.ndarray]]
-    """An int action bitmask as the ``(num_actions,)`` int8 array PettingZoo expects (a staticmethod)."""
+
+    @staticmethod
+    def mask_array(mask: int) -> np.ndarray:
+        """An int action bitmask as the ``(num_actions,)`` int8 array PettingZoo expects (each game's)."""
+        raise NotImplementedError
 
     def __init__(
         self,
@@ -104,7 +95,7 @@ class SixtySixAEC(AECEnv[str, Any, int]):
         self.shaping_scale = check_real("shaping_scale", shaping_scale)
         self._encode = encoders[observation]
         self.possible_agents = [f"player_{p}" for p in range(n_players)]
-        self.agents = []
+        self.agents: list[str] = []
         obs_space = spaces.Dict(
             {
                 observation_key: observation_space(observation),
@@ -114,11 +105,28 @@ class SixtySixAEC(AECEnv[str, Any, int]):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
         self.np_random, _ = seeding.np_random(None)
-        self.match: MatchLike | None = None
-        self.deal: DealLike | None = None
+        self._episode: Episode[MatchLike] = Episode(
+            episode,
+            new_match=self._new_match,
+            deal_from_options=self._deal_from_options,
+            step_rewards=self._step_rewards,
+            start_rewards=self._start_rewards,
+            on_next_deal=self._on_next_deal,
+        )
         self._finished_deal: DealLike | None = None
         self._last_text: str | None = None
-        self._pending_rewards: Sequence[float] | None = None
+
+    @property
+    def match(self) -> MatchLike | None:
+        """The match in play (one deal's match in deal episodes); None before the first reset."""
+        return self._episode.match
+
+    @property
+    def deal(self) -> Any:
+        """The deal in play (a :class:`~sixtysix_env.deal_types.DealLike`; the last one once the
+        episode is over); None before the first reset. Typed ``Any`` so that each game can name
+        its own deal class."""
+        return self._episode.deal
 
     # ------------------------------------------------------------------ what each game supplies
     def _new_match(self, rng: random.Random, first_deal: Any) -> MatchLike:
@@ -136,9 +144,9 @@ class SixtySixAEC(AECEnv[str, Any, int]):
         """``action`` in words, as taken at ``decision`` (the decision before it was applied)."""
         raise NotImplementedError
 
-    def _on_next_deal(self, match: Any) -> None:
-        """Called in match episodes when the next deal has been dealt, before the rewards are
-        accumulated (the table game adds the deals its cut decided)."""
+    def _on_next_deal(self, match: Any, rewards: list[float]) -> None:
+        """Called in match episodes when the next deal has been dealt, with the step's rewards
+        (one per seat) to change in place (the table game adds the deals its cut decided)."""
 
     def _start_rewards(self, match: Any) -> Sequence[float] | None:
         """Rewards of what the match scored before anyone acted (the table game's deals the cut
@@ -161,36 +169,18 @@ class SixtySixAEC(AECEnv[str, Any, int]):
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         # Every argument is checked before anything changes: a bad reset leaves the env as it was.
-        seed = check_seed(seed)
-        spec = deal_spec(options)
-        carry = carry_over_option(options)
-        if carry and spec is not None:
-            raise ValueError("options has both 'deal' and 'carry_over': give one (a deal states its own match scores)")
-        if carry and (self.match is None or not self.match.is_over):
-            raise ValueError(
-                "options['carry_over']=True needs a finished match to carry from: play a match to its end "
-                "(episode='match') before this reset"
-            )
-        first_deal = None if spec is None else self._deal_from_options(spec)
-        if seed is not None:
-            self.np_random, _ = seeding.np_random(seed)
-        # One Python RNG per episode, drawn from np_random: shuffling lists with it is fast.
-        rng = random.Random(int(self.np_random.integers(2**63)))
-        if carry:
-            assert self.match is not None
-            self.match = self.match.next_match(rng)
-        else:
-            self.match = self._new_match(rng, first_deal)
-        self.deal = self.match.deal
-        self._pending_rewards = self._start_rewards(self.match)
+        plan = self._episode.check_reset(seed, options)
+        if plan.seed is not None:
+            self.np_random, _ = seeding.np_random(plan.seed)
+        match = self._episode.start(plan, self.np_random)
         agents = self.possible_agents
         self.agents = agents[:]
         self.rewards = _AgentDict((a, 0.0) for a in agents)
         self._cumulative_rewards = _AgentDict((a, 0.0) for a in agents)
         self.terminations = _AgentDict((a, False) for a in agents)
         self.truncations = _AgentDict((a, False) for a in agents)
-        self.infos = _AgentDict((a, deal_info(p, self.match.scores)) for p, a in enumerate(agents))
-        self.agent_selection = agents[self.deal.current_player]
+        self.infos = _AgentDict((a, deal_info(p, match.scores)) for p, a in enumerate(agents))
+        self.agent_selection = agents[match.deal.current_player]
         self._finished_deal = None
         self._last_text = None
         if self.render_mode == "human":  # the dealt position, before the first action
@@ -203,34 +193,26 @@ class SixtySixAEC(AECEnv[str, Any, int]):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        match, deal = self.match, self.deal
-        assert match is not None and deal is not None
-        before = tuple(deal.points)
+        deal = self.deal
+        assert deal is not None
         decision = deal.decision
-        match.apply(action)  # raises ValueError naming the legal actions; the deal is then unchanged
+        result = self._episode.step(action)  # raises ValueError naming the legal actions; nothing changed
         self._cumulative_rewards[agent] = 0.0
-        self._finished_deal = None
+        self._finished_deal = result.finished
         if self.render_mode is not None:
             self._last_text = f"{agent}: {self._action_label(int(action), decision)}"
-        rewards = self._step_rewards(deal, before)
-        self.rewards = _AgentDict(zip(self.possible_agents, rewards, strict=True))
-        if self._pending_rewards is not None:  # what the match scored before this first action
-            for a, x in zip(self.possible_agents, self._pending_rewards, strict=True):
-                self.rewards[a] += float(x)
-            self._pending_rewards = None
-        if deal.outcome is not None:
-            self._finished_deal = deal
+        self.rewards = _AgentDict(zip(self.possible_agents, result.rewards, strict=True))
+        if result.finished is not None:
             self.infos = _AgentDict(
-                (a, deal_info(p, match.scores, deal.outcome)) for p, a in enumerate(self.possible_agents)
+                (a, deal_info(p, result.scores, result.finished.outcome)) for p, a in enumerate(self.possible_agents)
             )
-            if self.episode == "match" and not match.is_over:
-                self.deal = match.next_deal()
-                self._on_next_deal(match)
-            if self.episode == "deal" or match.is_over:  # a deal dealt on may end the match at once
+            if result.done:
                 self.terminations = _AgentDict((a, True) for a in self.agents)
         self._accumulate_rewards()
         if not self.terminations[agent]:
-            self.agent_selection = self.possible_agents[self.deal.current_player]
+            deal = self.deal
+            assert deal is not None
+            self.agent_selection = self.possible_agents[deal.current_player]
         if self.render_mode == "human":  # PettingZoo's convention: human mode shows every step
             self.render()
 

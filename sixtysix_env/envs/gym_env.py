@@ -20,16 +20,22 @@ winner, game points, termination, match scores, illegal action). After the end o
 mask allows every action (``envs.infos.terminal_mask``; Gymnasium's ``SyncVectorEnv`` ignores that
 action when it resets), so a policy that masks logits never sees an all-zero mask.
 
-Arguments: ``opponent`` (an agent name such as ``"random"``, ``"heuristic"``, ``"pimc"``, an
-object with ``act(info, rng)``, or a callable ``f(info, rng) -> action``), ``seat``, ``rules``,
+Arguments: ``opponent`` (an agent spec as every command line takes it: a name such as
+``"random"``, ``"heuristic"``, ``"pimc"``, with options such as ``"pimc:samples=40"``, or a class
+of your own as ``"mybot.py:MyBot"``; an object with ``act(info, rng)``; or a callable
+``f(info, rng) -> action``), ``seat``, ``rules``,
 ``observation``, ``reward`` (``"game_points"``, ``"win_loss"``, ``"shaped"``), ``episode``
 (``"deal"`` or ``"match"``), ``claiming``, ``shaping_scale``, ``render_mode`` (``"ansi"``,
 ``"human"``, or ``"rgb_array"``: a spectator's picture with both hands face up, for
 ``gymnasium.wrappers.RecordVideo``; needs Pillow, the ``render`` extra), ``illegal_action``,
 ``illegal_reward``, ``mask_in_observation``, ``observation_key`` and ``mask_key``.
 
-Rewards are the learner's share of the zero-sum rewards of the AEC environment, summed over
-the learner's action and the opponent actions that follow it.
+Episodes are those of the AEC environment, played by the same :class:`.episode.Episode`: the
+same deals from the same seeds, the same rewards, and the same reset options with the same
+checks: ``options={"deal": ...}`` starts from a given deal, ``options={"carry_over": True}``
+carries the next match on from a finished one. Rewards are the learner's share of the zero-sum
+rewards of the AEC environment, summed over the learner's action and the opponent actions that
+follow it.
 
 Illegal actions: an unmasked policy (or Gymnasium's checker sampling the action space) may pick
 an illegal action. With ``illegal_action="terminate"`` (default) the episode ends at once with
@@ -42,7 +48,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, cast
 
 import gymnasium as gym
 import numpy as np
@@ -58,8 +64,9 @@ from ..render import describe_outcome, render_deal
 from ..render_image import deal_frame, require_pillow
 from ..rewards import DEFAULT_SHAPING_SCALE, check_reward_scheme, step_rewards
 from ..rules import Rules
+from .episode import Episode
 from .infos import check_keys, deal_info, terminal_mask
-from .options import EPISODES, check_option, check_real, check_seed, deal_spec, rules_with_claiming
+from .options import EPISODES, check_option, check_real, rules_with_claiming
 from .sixtysix_v0 import _deal_from_options, mask_array
 
 __all__ = ["SixtySixEnv", "resolve_opponent"]
@@ -68,26 +75,32 @@ Policy = Callable[[InfoState, random.Random], int]
 
 
 def resolve_opponent(opponent: Any) -> tuple[str, Policy]:
-    """(name, policy) for an agent name, an object with ``act``, or a plain callable."""
+    """(name, policy) for an agent spec (``"heuristic"``, ``"pimc:samples=40"``,
+    ``"mybot.py:MyBot"``: what every command line takes), an object with ``act``, or a plain callable."""
     if isinstance(opponent, str):
-        from ..agents import make_agent
+        from ..agents.spec import parse_agent_spec
 
-        agent = make_agent(opponent)
-        return opponent, agent.act
+        try:
+            spec = parse_agent_spec(opponent)
+            agent = spec.make()
+        except ValueError as e:  # the spec's own message names the agents and forms allowed
+            raise ValueError(f"opponent={opponent!r} is not allowed: {e}") from None
+        return spec.label, agent.act
     if hasattr(opponent, "act") and callable(opponent.act):
         return str(getattr(opponent, "name", type(opponent).__name__)), opponent.act
     if callable(opponent):
         return getattr(opponent, "__name__", "callable"), opponent
     raise ValueError(
-        f"opponent={opponent!r} is not allowed: give an agent name, an object with act(info, rng), "
-        "or a callable f(info, rng) -> action"
+        f"opponent={opponent!r} is not allowed: give an agent name or spec (such as 'heuristic' or "
+        "'pimc:samples=40'), an object with act(info, rng), or a callable f(info, rng) -> action"
     )
 
 
 class SixtySixEnv(gym.Env[Any, int]):
     """``SixtySix-v0``: one learner against a built-in opponent, as a Gymnasium env with action masks."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 2}
+    # gym.Env declares metadata an instance variable: a ClassVar annotation here would clash with it.
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 2}  # noqa: RUF012
 
     def __init__(
         self,
@@ -135,14 +148,44 @@ class SixtySixEnv(gym.Env[Any, int]):
         if self.mask_in_observation:
             mask_space = spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8)
             self.observation_space = spaces.Dict({observation_key: self.observation_space, mask_key: mask_space})
-        self.action_space = spaces.Discrete(NUM_ACTIONS)
-        self.match: Match | None = None
+        # A Discrete space samples numpy ints; the env takes any int (ActType int, for the policies).
+        self.action_space = cast(spaces.Space[int], spaces.Discrete(NUM_ACTIONS))
+        self._episode: Episode[Match] = Episode(
+            episode,
+            new_match=self._new_match,
+            deal_from_options=self._deal_from_options,
+            step_rewards=self._step_rewards,
+        )
         self.seat = 0
-        self._rng = random.Random(0)
         self._log: list[str] = []
         self._done = False
 
+    # ------------------------------------------------------------------ the game, for the episode
+    def _new_match(self, rng: random.Random, first_deal: Deal | None) -> Match:
+        return Match(self.rules, rng, first_deal=first_deal)
+
+    def _deal_from_options(self, spec: Any) -> Deal | None:
+        return _deal_from_options(spec, self.rules)
+
+    def _step_rewards(self, deal: Deal, before: tuple[int, ...]) -> tuple[float, float]:
+        match = self.match
+        assert match is not None
+        match_over = match.is_over if self.episode == "match" else None
+        return step_rewards(self.reward_scheme, deal, (before[0], before[1]), match_over, self.shaping_scale)
+
     # ------------------------------------------------------------------ helpers
+    @property
+    def match(self) -> Match | None:
+        """The match in play (one deal's match in deal episodes); None before the first reset."""
+        return self._episode.match
+
+    @property
+    def _rng(self) -> random.Random:
+        """The episode's RNG: it deals the match's deals and serves the opponent's moves."""
+        rng = self._episode.rng
+        assert rng is not None, "call reset() first"
+        return rng
+
     @property
     def deal(self) -> Deal:
         assert self.match is not None, "call reset() first"
@@ -170,29 +213,19 @@ class SixtySixEnv(gym.Env[Any, int]):
 
     def _advance(self, action: int, player: int) -> tuple[float, bool]:
         """Apply one action; returns the learner's reward and whether the episode ended."""
-        match = self.match
-        assert match is not None
-        deal = match.deal
-        before = (deal.points[0], deal.points[1])
-        match.apply(action)
+        result = self._episode.step(action)
         if self.render_mode is not None:
             self._log.append(f"{'learner' if player == self.seat else 'opponent'}: {action_label(action)}")
-        match_over = match.is_over if self.episode == "match" else None
-        rewards = step_rewards(self.reward_scheme, deal, before, match_over, self.shaping_scale)
-        if deal.outcome is None:
-            return rewards[self.seat], False
-        if self.episode == "deal" or match.is_over:
-            return rewards[self.seat], True  # the rendered deal shows its own result
-        if self.render_mode is not None:
-            self._log.append(describe_outcome(deal, self._names()))
-        match.next_deal()
-        return rewards[self.seat], False
+            if result.finished is not None and not result.done:  # the rendered last deal shows its own result
+                self._log.append(describe_outcome(result.finished, self._names()))
+        return result.rewards[self.seat], result.done
 
     def _play_opponent(self) -> tuple[float, bool]:
         total = 0.0
+        rng = self._rng
         while self.deal.current_player == 1 - self.seat:
             opp = 1 - self.seat
-            action = int(self._opponent(InfoState.of(self.deal, opp), self._rng))
+            action = int(self._opponent(InfoState.of(self.deal, opp), rng))
             r, done = self._advance(action, opp)
             total += r
             if done:
@@ -207,12 +240,10 @@ class SixtySixEnv(gym.Env[Any, int]):
     # ------------------------------------------------------------------ gym API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         # Every argument is checked before anything changes: a bad reset leaves the env as it was.
-        seed = check_seed(seed)
-        first = _deal_from_options(deal_spec(options), self.rules)
-        super().reset(seed=seed)
-        self._rng = random.Random(int(self.np_random.integers(2**63)))
+        plan = self._episode.check_reset(seed, options)
+        super().reset(seed=plan.seed)
+        self._episode.start(plan, self.np_random)
         self.seat = int(self.np_random.integers(2)) if self.seat_option == "random" else int(self.seat_option)
-        self.match = Match(self.rules, self._rng, first_deal=first)
         self._log = []
         self._done = False
         _, done = self._play_opponent()

@@ -13,10 +13,11 @@ reset mid-deal) leaves its unfinished deal or match unrecorded.
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, SupportsFloat
 
 import gymnasium as gym
 from pettingzoo import AECEnv
@@ -80,12 +81,14 @@ class GameRecorder:
             self._deals.append(m.deal)
         if self.per == "deal":
             while self._saved < len(self._deals) and self._deals[self._saved].outcome is not None:
-                deal = self._deals[self._saved]
-                self._write("deal", lambda d=deal, i=self._saved: to_record(d, players=self._players, meta=self._m(i)))
+                self._write("deal", functools.partial(self._deal_record, self._saved))
                 self._saved += 1
         elif m.is_over and self._saved == 0:
             self._saved = len(self._deals)
             self._write("match", lambda: match_record(self._deals, players=self._players, meta=self._m(None)))
+
+    def _deal_record(self, i: int) -> dict:
+        return to_record(self._deals[i], players=self._players, meta=self._m(i))
 
     def _m(self, deal_index: int | None) -> dict:
         extra = {} if deal_index is None else {"deal_index": deal_index}
@@ -162,7 +165,7 @@ class RecordEpisodes(gym.Wrapper):
         prefix: str = "",
     ) -> None:
         super().__init__(env)
-        raw = env.unwrapped
+        raw: Any = env.unwrapped  # SixtySix-v0's env, checked just below
         if not hasattr(raw, "match") or not hasattr(raw, "opponent_name"):
             raise ValueError(f"RecordEpisodes wraps SixtySix-v0, not {env!r}")
         self.recorder = GameRecorder(
@@ -176,14 +179,14 @@ class RecordEpisodes(gym.Wrapper):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict]:
         obs, info = self.env.reset(seed=seed, options=options)
-        raw = self.env.unwrapped
+        raw: Any = self.env.unwrapped  # SixtySix-v0's env (checked in __init__)
         players = ["learner", "learner"]
         players[1 - raw.seat] = str(raw.opponent_name)
         self.recorder.begin(_raw_match(self.env), players, seed)
         self.recorder.after_step()  # nothing can finish in reset, but keep the deal list exact
         return obs, info
 
-    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict]:
+    def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
         result = self.env.step(action)
         self.recorder.after_step()
         return result

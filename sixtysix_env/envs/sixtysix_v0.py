@@ -49,7 +49,9 @@ raises ``ValueError`` (naming the legal ones) in ``raw_env``; ``env()`` instead 
 with ``illegal_reward`` for the offender, as PettingZoo's TerminateIllegalWrapper does.
 
 ``reset(seed=s, options={"deal": {"hands": [[...], [...]], "stock": [...], "dealer": 0}})``
-starts from a given arrangement (card strings such as ``"QH"``, ``"10H"``, ``"Q♥"``).
+starts from a given arrangement (card strings such as ``"QH"``, ``"10H"``, ``"Q♥"``);
+``reset(options={"carry_over": True})`` after a finished match starts the next one
+(docs/carry-over.md). The episode is an ``envs.episode.Episode``, as in ``SixtySix-v0``.
 ``state()`` returns the full deal (both hands and the stock) for centralised critics.
 
 Version history: v0, first release.

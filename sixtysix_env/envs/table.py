@@ -23,7 +23,6 @@ from ..table.match import TableMatch
 from ..table.observers import TABLE_ENCODERS, table_observation_space
 from ..table.rewards import DEFAULT_SHAPING_SCALE, check_reward_scheme, table_step_rewards, win_loss_rewards
 from . import base
-from .agentdict import AgentDict
 from .base import SixtySixAEC
 from .options import given_deal
 
@@ -102,25 +101,19 @@ class TableEnv(SixtySixAEC):
     def _action_label(self, action: int, decision: Any) -> str:
         return table_action_label(action, decision)
 
-    def _on_next_deal(self, match: TableMatch) -> None:
+    def _on_next_deal(self, match: TableMatch, rewards: list[float]) -> None:
         """Deals the cut decided (Russian game) while dealing on: nobody acted in them, so their
-        payoffs join this step's rewards; one may end the match (then win_loss pays its winners)."""
+        payoffs join this step's ``rewards``; one may end the match (then win_loss pays its winners)."""
         if not match.cut_deals:
             return
         if self.reward_scheme == "win_loss":
             if match.is_over:
                 stake = match.stake
-                self.rewards = AgentDict(
-                    zip(
-                        self.possible_agents,
-                        (stake * x for x in win_loss_rewards(len(self.possible_agents), match.winners)),
-                        strict=True,
-                    )
-                )
+                rewards[:] = [stake * x for x in win_loss_rewards(len(self.possible_agents), match.winners)]
             return
         for out in match.cut_deals:
-            for a, x in zip(self.possible_agents, out.payoffs, strict=True):
-                self.rewards[a] += float(x)
+            for p, x in enumerate(out.payoffs):
+                rewards[p] += float(x)
 
     def _start_rewards(self, match: TableMatch) -> list[float] | None:
         """Deals the cut decided before the first deal of a match episode: nobody acted in them,

@@ -46,7 +46,7 @@ mask and resets on the next step, ignoring its action.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, Literal
 
 import numpy as np
 from gymnasium import spaces
@@ -74,7 +74,8 @@ _SYNC_HINT = "gymnasium.make_vec('SixtySix-v0', ..., vectorization_mode='sync') 
 class SixtySixVectorEnv(VectorEnv):
     """N deals as one Gymnasium ``VectorEnv`` (see the module docstring for the table)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+    # an instance variable in VectorEnv; each env sets its own copy in __init__
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}  # noqa: RUF012
 
     def __init__(
         self,
@@ -134,7 +135,7 @@ class SixtySixVectorEnv(VectorEnv):
         self.opponent = opponent
         self.seat_option = seat
         self.render_mode = None
-        opponent_seat = "random" if seat == "random" else 1 - int(seat)
+        opponent_seat: int | Literal["random"] = "random" if seat == "random" else 1 - int(seat)
         self.deals: BatchedDeals | PolicyDeals
         if isinstance(opponent_kind, str):
             self.deals = BatchedDeals(
@@ -159,7 +160,7 @@ class SixtySixVectorEnv(VectorEnv):
                 shaping_scale=shaping_scale,
                 seed=seed,
                 parallel=parallel,
-                opponent_seat=opponent_seat,  # type: ignore[arg-type]
+                opponent_seat=opponent_seat,
             )
         num_envs = self.num_envs = self.deals.num_envs
         self.single_observation_space = observation_space("vector")
@@ -186,7 +187,7 @@ class SixtySixVectorEnv(VectorEnv):
         """(N,) int8: the learner's seat in each env's current deal."""
         return self.deals.learner_seats
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict]:
         """New deals for every env; ``seed`` reseeds the deals, the seats and the opponent."""
         if options:
             raise ValueError(f"reset options are not supported by the vector env, got {options!r}")

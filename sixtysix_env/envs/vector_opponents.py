@@ -112,7 +112,7 @@ def make_opponent(opponent: object) -> str | BatchOpponent:
             raise ValueError(f"opponent={opponent!r} is not available in the vector env: choose {allowed}")
         from ..agents.spec import parse_agent_spec
 
-        agent = parse_agent_spec(opponent).make()
+        agent = parse_agent_spec(opponent, game="two").make()
         assert isinstance(agent, PPOAgent)
         opponent = agent
     if isinstance(opponent, PPOAgent):

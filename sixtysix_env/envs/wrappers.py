@@ -34,6 +34,8 @@ class ClassicWrapper(OrderEnforcingWrapper):
     treat it as one) whose hot paths read the raw env directly.
     """
 
+    _has_reset: bool  # set by OrderEnforcingWrapper; declared for the property lambdas below
+
     def __init__(self, env: AECEnv, illegal_reward: float) -> None:
         super().__init__(env)
         self._raw = env.unwrapped

@@ -63,7 +63,12 @@ __all__ = ["BatchedDeals", "DealerMode", "PARALLEL_MIN_ENVS", "OPPONENTS"]
 
 DealerMode = Literal["random", "alternate", 0, 1]
 """Who deals each new deal of a batch: ``"random"``, ``"alternate"``, or always seat 0 or 1."""
-_DEALER_MODES = {0: K.DEALER_ZERO, 1: K.DEALER_ONE, "alternate": K.DEALER_ALTERNATE, "random": K.DEALER_RANDOM}
+_DEALER_MODES: dict[int | str, int] = {
+    0: K.DEALER_ZERO,
+    1: K.DEALER_ONE,
+    "alternate": K.DEALER_ALTERNATE,
+    "random": K.DEALER_RANDOM,
+}
 OPPONENTS = {"random": K.OPPONENT_RANDOM, "heuristic": K.OPPONENT_HEURISTIC}
 """Built-in opponents, played inside the kernels: uniform over the legal actions, or
 ``HeuristicAgent`` (``sixtysix_env.fast.heuristic``)."""
@@ -144,14 +149,14 @@ class BatchedDeals:
         check_choice("dealer", dealer, _DEALER_MODES)
         dealer = as_index(dealer) if as_index(dealer) is not None else dealer  # type: ignore[assignment]
         if is_choice(opponent, 0) or is_choice(opponent, 1):  # the older form: a random opponent's seat
-            opponent, opponent_seat = "random", int(opponent)  # type: ignore[arg-type]
+            opponent, opponent_seat = "random", int(opponent)
         check_choice("opponent", opponent, (None, *OPPONENTS))
         check_choice("opponent_seat", opponent_seat, (0, 1, "random"))
         check_choice("final_observation_seat", final_observation_seat, (None, 0, 1, "learner"))
         if as_index(opponent_seat) is not None:
             opponent_seat = as_index(opponent_seat)  # type: ignore[assignment]
         if as_index(final_observation_seat) is not None:
-            final_observation_seat = as_index(final_observation_seat)  # type: ignore[assignment]
+            final_observation_seat = as_index(final_observation_seat)
         if final_observation_seat == "learner" and opponent is None:
             raise ValueError("final_observation_seat='learner' needs a built-in opponent")
         self.num_envs = n
@@ -170,10 +175,15 @@ class BatchedDeals:
         self.config[K.C_REWARD] = REWARD_SCHEMES.index(self.reward)
         self.config[K.C_AUTORESET] = int(self.autoreset)
         self.config[K.C_DEALER_MODE] = _DEALER_MODES[dealer]
-        self.config[K.C_OPPONENT] = K.NO_OPPONENT if opponent is None else OPPONENTS[opponent]
+        # by now opponent is None or a name (check_choice above): str() only tells the type checker
+        self.config[K.C_OPPONENT] = K.NO_OPPONENT if opponent is None else OPPONENTS[str(opponent)]
         self.config[K.C_OPPONENT_SEAT] = K.SEAT_RANDOM if opponent_seat == "random" else opponent_seat
-        final_seat = {None: -1, "learner": K.FINAL_SEAT_LEARNER}.get(final_observation_seat, final_observation_seat)
-        self.config[K.C_FINAL_SEAT] = final_seat
+        if final_observation_seat is None:
+            self.config[K.C_FINAL_SEAT] = -1
+        elif final_observation_seat == "learner":
+            self.config[K.C_FINAL_SEAT] = K.FINAL_SEAT_LEARNER
+        else:
+            self.config[K.C_FINAL_SEAT] = final_observation_seat
         # State and per-env bookkeeping (see state.py for the columns).
         self.state = np.zeros((n, NUM_FIELDS), dtype=STATE_DTYPE)
         self.decks = np.zeros((n, self.rules.deck_size), dtype=np.int8)
@@ -291,14 +301,15 @@ class BatchedDeals:
         idx = np.asarray(rows, dtype=np.intp)
         if idx.size == 0:
             return
-        parts = [a[idx] for a in (self.state, self.decks, self.history, self.rng_state, self._seats)]
+        wholes: tuple[np.ndarray, ...] = (self.state, self.decks, self.history, self.rng_state, self._seats)
+        parts = [a[idx] for a in wholes]
         obs, masks = self._obs[idx], self._masks[idx]
         parts[0][:, COLUMNS["SCORES"] : COLUMNS["SCORES"] + 2] = 0
         self.config[K.C_WRITE_OBS] = 1
         state, decks, history, rng, seats = parts
         dealers = self._no_players[idx]
         K.reset_envs(state, self.params, decks, history, rng, self.config, seats, False, dealers, obs, masks)
-        for whole, part in zip((self.state, self.decks, self.history, self.rng_state, self._seats), parts, strict=True):
+        for whole, part in zip(wholes, parts, strict=True):
             whole[idx] = part
         self._obs[idx], self._masks[idx] = obs, masks
 

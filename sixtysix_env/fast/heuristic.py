@@ -21,6 +21,8 @@ keeps the old rules. The whole chain, ``STATE_DIGEST`` below included: ``fast/di
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
@@ -54,7 +56,7 @@ STATE_DIGEST = "ebe7865f95064a70"
 """``digest.source_digest`` of ``state.py``, whose constants numba compiles into these functions
 and the kernels: a new ``state.py`` must change this line (a test checks it; ``fast/digest.py``)."""
 
-_JIT = {"cache": True, "nogil": True, "_nrt": False}  # as kernels.py: no allocation, GIL released
+_JIT: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}  # as kernels.py: no allocation, GIL released
 
 _CARDS = (1 << NUM_CARDS) - 1
 _MASK32 = 0xFFFFFFFF

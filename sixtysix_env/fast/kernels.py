@@ -12,6 +12,8 @@ Integers: state is int32, arithmetic int64. The legal mask is stored as int32 in
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
@@ -106,7 +108,7 @@ from .state import (
     WON,
 )
 
-HEURISTIC_DIGEST = "15974881840953b2"
+HEURISTIC_DIGEST = "8aab804ae516f0ba"
 """``digest.source_digest`` of ``heuristic.py``, compiled into these kernels' numba cache: numba
 checks only this file for changes, so a new heuristic must change this line (a test checks it)."""
 
@@ -117,7 +119,7 @@ assert REWARD_SCHEMES == ("game_points", "win_loss", "shaped"), "update REWARD_*
 # allocate, and its atomic reference counts on every array argument of every call cost three
 # to four times as much as the rules themselves. ``nogil`` lets the batch run slices of envs on
 # several threads.
-_JIT = {"cache": True, "nogil": True, "_nrt": False}
+_JIT: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
 
 # Tables from the reference engine, frozen into the compiled code as constants.
 _CARD_POINTS = np.array(CARD_POINTS, dtype=np.int64)

@@ -19,6 +19,7 @@ import numpy as np
 from ..actions import CLOSE, GO_OUT, action_str
 from ..cards import Rank
 from ..checks import cli_int
+from ..cli_options import add_deals, add_seed
 from ..engine import Deal
 from ..infostate import InfoState
 from ..observers import VECTOR_LAYOUT, encode_vector
@@ -192,10 +193,10 @@ def configurations() -> dict[str, Rules]:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--deals", type=cli_int, default=10_000, help="random deals per configuration")
+    add_deals(ap, default=10_000, help="random deals per configuration")
     ap.add_argument("--random-rules", type=cli_int, default=20, help="random Rules combinations to fuzz")
     ap.add_argument("--random-deals", type=cli_int, default=1_000, help="deals per random Rules combination")
-    ap.add_argument("--seed", type=cli_int, default=0)
+    add_seed(ap, help="seed of the random deals and rules")
     args = ap.parse_args(argv)
     print("| configuration | deals | decisions compared | result | seconds |")
     print("|---|---:|---:|---|---:|")

@@ -8,15 +8,15 @@ import re
 import sys
 import textwrap
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any
 
+from ..agents import WrongGameError, agent_names
 from ..agents.base import first_position_fault
 from ..agents.spec import parse_agent_spec
-from ..agents.table.registry import TABLE_AGENTS, make_table_agent
 from ..checks import cli_int, parse_int_text
+from ..cli_options import add_records, add_rules, add_seed
 from ..records import match_record, save_record, to_record
 from ..rules import PRESETS
 from ..table.rules import FOUR_PRESETS, THREE_PRESETS
@@ -73,7 +73,12 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--players", type=cli_int, choices=(2, 3, 4), default=2, help="players at the table (default 2)")
-    p.add_argument("--rules", metavar="NAME", help="rules preset (default: standard; pagat for three and four players)")
+    add_rules(
+        p,
+        default=None,
+        presets=[name for presets in RULE_PRESETS.values() for name in presets],
+        help="rules preset (default: standard; pagat for three and four players)",
+    )
     p.add_argument(
         "--opponent",
         metavar="SPEC[,SPEC]",
@@ -83,7 +88,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--partner", metavar="SPEC", help="four players: your partner's agent (default: as --opponent)")
     p.add_argument("--episode", choices=("deal", "match"), default="deal", help="one deal (default) or a match")
     p.add_argument("--seat", default="random", help="your seat, 0 to players-1, or random (default)")
-    p.add_argument("--seed", type=cli_int, help="seed for the cards, the seats and the agents (default: a new one)")
+    add_seed(p, default=None, help="seed for the cards, the seats and the agents (default: a new one)")
     p.add_argument("--claiming", choices=("auto", "explicit"), help="going out: automatic at 66, or your own call")
     p.add_argument(
         "--recall",
@@ -92,12 +97,7 @@ def _parser() -> argparse.ArgumentParser:
         help="perfect (default): points and every trick shown; human: only the last trick, no points",
     )
     p.add_argument("--name", default="you", help="your name in the record (default: you)")
-    p.add_argument(
-        "--records",
-        metavar="DIR",
-        default="sixtysix-records",
-        help="folder for the game record (default: ./sixtysix-records)",
-    )
+    add_records(p, default="sixtysix-records", help="folder for the game record (default: ./sixtysix-records)")
     p.add_argument("--no-record", action="store_true", help="do not save a record")
     p.add_argument(
         "--ascii",
@@ -147,8 +147,10 @@ def _agents(
         text = by_seat[p]
         option = "--partner" if args.partner and game == "four" and p == (human + 2) % 4 else "--opponent"
         try:
-            spec = _table_spec(text) if game != "two" and text.split(":")[0] in TABLE_AGENTS else parse_agent_spec(text)
+            spec = parse_agent_spec(text, game=game)
             agent = spec.make()
+        except WrongGameError as e:
+            parser.error(f"{option} {text} cannot play this game: {e}")
         except ImportError as e:
             extra = "; the ppo agent needs the train extra" if text.startswith("ppo") else ""
             parser.error(f"{option} {text}: cannot load it ({e}){extra}")
@@ -160,29 +162,13 @@ def _agents(
                 hint = (
                     ""
                     if game == "two"
-                    else f" (it may play only the two-player game; {', '.join(TABLE_AGENTS)} play every game)"
+                    else f" (it may play only the two-player game; {', '.join(agent_names(game))} play every game)"
                 )
                 parser.error(f"{option} {text} cannot play this game: {problem}{hint}")
             probed.add(text)
         agents[p], specs[p], labels[p] = agent, spec.label, spec.name
     names = _names(labels, human, args.name)
     return agents, specs, names
-
-
-@dataclass(frozen=True)
-class _TableSpec:
-    """A table-game agent by name (``pimc:samples=8``), shaped as an ``AgentSpec`` for the seats."""
-
-    label: str
-    name: str
-
-    def make(self) -> Any:
-        return make_table_agent(self.label)
-
-
-def _table_spec(text: str) -> _TableSpec:
-    make_table_agent(text)  # a bad option fails here, as parse_agent_spec does
-    return _TableSpec(text, text.split(":")[0])
 
 
 def _names(labels: list[str], human: int, person: str) -> list[str]:

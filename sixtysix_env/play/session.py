@@ -151,13 +151,15 @@ class Session:
         while not deal.is_over:
             p = deal.current_player
             if p == self.seats.human:
-                action = self._ask(deal)
-                if isinstance(action, str):
-                    return action
+                asked = self._ask(deal)
+                if isinstance(asked, str):
+                    return asked
+                action = asked
             else:
-                action = self._agent_move(deal, p)
-                if action is None:
+                moved = self._agent_move(deal, p)
+                if moved is None:
                     return "agent failed"
+                action = moved
             before = deal.clone()
             match.apply(action)
             self._announce(before, deal, p, action)

@@ -16,14 +16,16 @@ the ids of :mod:`sixtysix_env.table.actions`. The Russian game's rounds before p
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from ..cards import CARD_POINTS, NUM_CARDS, SUIT_MASK, card_str, cards_str, parse_cards
+from ..cards import CARD_POINTS, NUM_CARDS, SUIT_MASK, card_str, cards_of, cards_str, parse_cards
 from ..checks import as_index, check_int
+from ..deal_types import check_fields, list_fields, straight_builder
 from ..engine import HIGHER_IN_SUIT, MARRIAGE_PAIR, IllegalActionError, RandomSource
 from .actions import (
     CHOOSE_TRUMP,
     GO_OUT,
+    HIDDEN_ACTION,
     MARRIAGE,
     NUM_TABLE_ACTIONS,
     PASS,
@@ -33,7 +35,8 @@ from .actions import (
     table_action_str,
 )
 from .deal_types import TableDecision, TableOutcome, TableTermination
-from .view import TableView
+from .rules import pair_lacks_trumps
+from .view import TableRandomSource, TableView
 
 __all__ = [
     "TableDeal",
@@ -123,7 +126,7 @@ class TableDeal:
     packets: ClassVar[tuple[int, ...]]
     game: ClassVar[str]
 
-    __slots__ = (
+    FIELDS: ClassVar[tuple[str, ...]] = (
         "rules",
         "dealer",
         "dealt",
@@ -167,8 +170,12 @@ class TableDeal:
         "nines_hits",
         "nine_asked",
         "contract",
-        "_mask",
     )
+    """The deal's state, each field named once: ``__slots__``, ``clone`` (and so ``apply_all``),
+    pickling (through the slots) and the determinizer :meth:`from_view` derive from it, and a field
+    annotated below but missing here (or the reverse) fails at import. ``_mask`` is the cache of
+    the legal actions."""
+    __slots__ = (*FIELDS, "_mask")
 
     rules: Any
     dealer: int
@@ -421,15 +428,52 @@ class TableDeal:
             d._after_trump()
         return d
 
-    def clone(self) -> Any:
-        """An independent copy."""
-        d = object.__new__(type(self))
-        for name in TableDeal.__slots__:
-            value = getattr(self, name)
-            setattr(d, name, value[:] if isinstance(value, list) else value)
-        return d
+    if TYPE_CHECKING:  # straight code compiled from FIELDS below the class (``_compile_table_methods``)
 
-    __copy__ = clone
+        def clone(self) -> Any:
+            """An independent copy."""
+            ...
+
+        __copy__ = clone
+
+    @classmethod
+    def from_view(
+        cls, view: TableView, hands: Sequence[int], outs: Sequence[int], committed: Sequence[int], check: bool = True
+    ) -> Any:
+        """The deal ``view`` describes, with the cards its player cannot see placed: ``hands`` and
+        ``outs`` are every player's hand and cards out of play as bitmasks (shown cards included),
+        ``committed`` every player's card committed against three nines (-1 none; the view's -2, a
+        card committed unseen, must become one of his cards). The hands as dealt, the history's
+        face-down decisions and the others' answers on trumps follow from them. This is how a view
+        becomes a full deal (``TableView.sample``, ``resample_hidden``). Raises ``ValueError`` saying
+        what does not fit the view: a wrong count, a card placed twice or seen elsewhere, a shown
+        card missing. ``check=False`` skips the checks, for ``TableView.sample``, whose assignments
+        fit by construction (tested) and which searches call thousands of times a decision."""
+        if check:
+            if not isinstance(view, TableView):
+                raise TypeError(f"view={view!r} is not allowed: give a TableView (deal.information_state(player))")
+            problem = _view_mismatch(view, hands, outs, committed)
+            if problem:
+                raise ValueError(f"this assignment does not fit player {view.player}'s view: {problem}")
+        rows = []
+        for q in range(cls.n_players):
+            first = list(cards_of(view.hand)) if q == view.player and view.decision == TableDecision.TRUMP else []
+            played = list(cards_of(view.played[q]))
+            rest = [c for c in cards_of(hands[q] | outs[q]) if c not in first]
+            rows.append(first + played + rest)
+        if view.trump_card >= 0:  # the turned card sits where the deal put it
+            holder, slot = cls.turned_slot(view.rules, view.dealer)
+            rows[holder].remove(view.trump_card)
+            rows[holder].insert(slot % cls.hand_size, view.trump_card)
+        pair_answer = [-1] * view.n_sides
+        for side, asked in enumerate(view.trumps_asked):
+            if side == view.side:
+                pair_answer[side] = view.pair_answer
+            elif asked:  # their answer as the placed hands give it
+                pair_answer[side] = int(pair_lacks_trumps(hands[side], hands[side + 2], view.trump))
+        history = _history_with(view, committed, outs)
+        dealt = tuple(tuple(r) for r in rows)
+        return _table_from_view(cls, view, dealt, list(hands), list(outs), list(committed), history, pair_answer)
 
     # ------------------------------------------------------------------ queries
     @property
@@ -696,32 +740,14 @@ class TableDeal:
 
     def resample_hidden(self, player: int, rng: RandomSource) -> Any:
         """A copy where the cards ``player`` cannot see are dealt again at random into the places he
-        cannot see, keeping every public fact (hand sizes, shown cards, played cards). This is the
-        determinization for sampling searches and the no-leak tests."""
-        hidden = self.hidden_cards(player)
-        pool = [c for c in range(NUM_CARDS) if hidden >> c & 1]
-        shuffled = pool[:]
-        rng.shuffle(shuffled)
-        to = dict(zip(pool, (int(c) for c in shuffled), strict=True))
-
-        def move(mask: int) -> int:
-            out = mask & ~hidden
-            for c in pool:
-                if mask >> c & 1:
-                    out |= 1 << to[c]
-            return out
-
-        d = self.clone()
-        d.dealt = tuple(tuple(to.get(c, c) for c in row) for row in self.dealt)
-        d.first_packet = tuple(sum(1 << c for c in h[:3]) for h in d.dealt)
-        d.hands = [move(h) for h in self.hands]
-        d.out_cards = [move(h) for h in self.out_cards]
-        d.committed = [to.get(c, c) for c in self.committed]
-        d.history = [
-            x if not self.secret >> i & 1 else (x & ~63) | to.get(x & 63, x & 63) for i, x in enumerate(self.history)
-        ]
-        d._mask = -1
-        return d
+        cannot see, keeping every public fact (hand sizes, shown cards, played cards). The one
+        determinization (sampling searches, the no-leak tests): exactly
+        ``TableView.of(self, player).sample(rng)``, same deal for the same ``rng`` state."""
+        if not (callable(getattr(rng, "shuffle", None)) and callable(getattr(rng, "random", None))):
+            raise TypeError(
+                f"rng={rng!r} is not allowed: use an object with shuffle(list) and random(), such as random.Random"
+            )
+        return TableView.of(self, player).sample(cast(TableRandomSource, rng))
 
     # ------------------------------------------------------------------ text
     def describe(self) -> str:
@@ -772,3 +798,106 @@ class TableDeal:
         hands = " | ".join(cards_str(h) for h in self.hands)
         trump = "?" if self.trump < 0 else "CSHD"[self.trump]
         return f"<{type(self).__name__} {self.rules.name} trump={trump} hands={hands} points={self.points} {state}>"
+
+
+def _view_mismatch(view: TableView, hands: Sequence[int], outs: Sequence[int], committed: Sequence[int]) -> str:
+    """What is wrong with placing ``hands``, ``outs`` and ``committed`` into ``view``; "" if nothing."""
+    n = view.n_players
+    if len(hands) != n or len(outs) != n or len(committed) != n:
+        return f"give {n} hands, {n} sets of cards out of play and {n} committed cards"
+    placed = 0
+    for q in range(n):
+        h, o, c = hands[q], outs[q], committed[q]
+        if type(h) is not int or type(o) is not int or h < 0 or o < 0 or (h | o) >> NUM_CARDS:
+            return f"player {q}'s cards {h!r}, {o!r} are not card bitmasks"
+        if h.bit_count() != view.hand_sizes[q] or o.bit_count() != view.out_sizes[q]:
+            return (
+                f"player {q} gets {h.bit_count()} cards in hand and {o.bit_count()} out of play; the view shows "
+                f"{view.hand_sizes[q]} and {view.out_sizes[q]}"
+            )
+        if h & o or (h | o) & placed:
+            return f"{cards_str((h & o) | ((h | o) & placed))} placed twice"
+        placed |= h | o
+        if view.known[q] & ~(h | o):
+            return f"player {q} lacks {cards_str(view.known[q] & ~(h | o))}, shown to be his"
+        seen = view.committed[q]
+        if (c != seen) if seen != -2 else not (type(c) is int and 0 <= c < NUM_CARDS and (h | o) >> c & 1):
+            return f"player {q}'s committed card {c!r} does not fit the view's {seen} (-2: one of his cards)"
+    p = view.player
+    if hands[p] & view.hand != view.hand or outs[p] != view.out_mine:
+        return f"player {p}'s own cards {cards_str(view.hand)} (out of play {cards_str(view.out_mine)}) must stay his"
+    gone = sum(1 << c for c in view.trick)
+    for w in view.won_cards:
+        gone |= w
+    if placed != ((1 << NUM_CARDS) - 1) & ~gone:
+        rest = ((1 << NUM_CARDS) - 1) & ~gone
+        return f"the cards not played are {cards_str(rest)}, but {cards_str(placed)} were placed"
+    return ""
+
+
+def _history_with(view: TableView, committed: Sequence[int], outs: Sequence[int]) -> list[int]:
+    """The view's history with each hidden card decision replaced by the placed card: a player's
+    first face-down decision is his commit if he committed (the bidding comes before any
+    discard), else his discard (one of the placed cards out of play)."""
+    out = list(view.history)
+    discards = [list(cards_of(m)) for m in outs]
+    steps = [0] * view.n_players
+    for i, x in enumerate(out):
+        if not view.secret >> i & 1:
+            continue
+        q = x >> 6
+        steps[q] += 1
+        if x & 63 != HIDDEN_ACTION:
+            continue
+        if steps[q] == 1 and view.committed[q] != -1:
+            out[i] = q << 6 | committed[q]
+        else:
+            out[i] = q << 6 | discards[q].pop(0)
+    return out
+
+
+def _compile_table_methods() -> None:
+    """``TableDeal.clone`` and the body of ``TableDeal.from_view`` as straight code from ``TableDeal.FIELDS``."""
+    check_fields(TableDeal, TableDeal.FIELDS)
+    lists = list_fields(TableDeal, TableDeal.FIELDS)
+    clone = straight_builder(
+        "clone",
+        "self",
+        "_new(type(self))",
+        TableDeal.__slots__,
+        lambda f: f"self.{f}[:]" if f in lists else f"self.{f}",
+        {"_new": object.__new__},
+    )
+    clone.__doc__ = "An independent copy (straight code: searches clone millions of times)."
+    clone.__qualname__ = "TableDeal.clone"
+    setattr(TableDeal, "clone", clone)  # noqa: B010 - declared for type checkers in the class body
+    setattr(TableDeal, "__copy__", clone)  # noqa: B010
+    # from_view: what the view does not hold as such is given or follows from it
+    given = {
+        "dealt": "dealt",
+        "first_packet": "tuple(sum(1 << c for c in r[:3]) for r in dealt)",
+        "hands": "hands",
+        "out_cards": "outs",
+        "committed": "committed",
+        "history": "history",
+        "pair_answer": "pair_answer",
+        "current": "view.current_player if view.outcome is None else view.leader",
+        "decision": "view.decision if view.decision is not None else _LEAD",
+        "_mask": "-1",
+    }
+    missing = [f for f in TableDeal.FIELDS if f not in given and f not in TableView.__slots__]
+    if missing:
+        raise TypeError(f"TableDeal fields {missing} are neither in TableView nor given to from_view")
+    global _table_from_view
+    _table_from_view = straight_builder(
+        "_table_from_view",
+        "cls, view, dealt, hands, outs, committed, history, pair_answer",
+        "_new(cls)",
+        TableDeal.__slots__,
+        lambda f: given.get(f) or (f"list(view.{f})" if f in lists else f"view.{f}"),
+        {"_new": object.__new__, "_LEAD": TableDecision.LEAD},
+    )
+
+
+_table_from_view: Any = None
+_compile_table_methods()

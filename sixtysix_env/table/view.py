@@ -11,7 +11,8 @@ three nines (others' stay hidden until shown) and his pair's answer on trumps.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from ..cards import NUM_CARDS, SUIT_MASK, cards_of, cards_str
 from ..checks import check_int
@@ -19,9 +20,24 @@ from ..deal_types import RandomSource
 from ..infostate import LegalMask
 from .actions import HIDDEN_ACTION
 from .deal_types import TableDecision, TableOutcome
-from .rules import pair_lacks_trumps
 
-__all__ = ["TableView"]
+__all__ = ["TableView", "TableRandomSource"]
+
+
+class TableRandomSource(RandomSource, Protocol):
+    """What ``TableView.sample`` draws with: ``shuffle`` and ``random()`` (``random.Random``,
+    ``numpy.random.Generator``): a card committed unseen is picked with ``random()``."""
+
+    def random(self) -> float: ...
+
+
+class _TableDealClass(Protocol):
+    """What ``sample`` needs of the deal class: the table engine's constructor of a deal from a view."""
+
+    @classmethod
+    def from_view(
+        cls, view: TableView, hands: Sequence[int], outs: Sequence[int], committed: Sequence[int], check: bool = True
+    ) -> Any: ...
 
 
 class TableView:
@@ -118,7 +134,7 @@ class TableView:
     scores: tuple[int, ...]
     legal_mask: LegalMask
     outcome: TableOutcome | None
-    _deal_class: type
+    _deal_class: type[_TableDealClass]
     """The class of the deal this view was taken from (``ThreeDeal`` or ``FourDeal``): ``sample``
     deals one of the same kind, so this module needs no import of the table engine."""
     trick_trump: int
@@ -225,20 +241,19 @@ class TableView:
         return seats
 
     def legal_actions(self) -> list[int]:
-        m, out = self.legal_mask, []
+        m: int = self.legal_mask
+        out: list[int] = []
         while m:
             low = m & -m
             out.append(low.bit_length() - 1)
             m ^= low
         return out
 
-    def sample(self, rng: RandomSource) -> Any:
+    def sample(self, rng: TableRandomSource) -> Any:
         """A full deal consistent with this view: the unseen cards dealt at random into the unknown
         places of the hands and of the cards out of play (the naive determinization: voids shown
         by earlier play are not used; a card committed unseen against three nines is drawn from
         the shown suits)."""
-        game = self._deal_class
-        n = self.n_players
         unseen = [c for c in range(NUM_CARDS) if self.unseen >> c & 1]
         suits = 0
         for s in range(4):
@@ -256,87 +271,8 @@ class TableView:
             if c == -2:
                 choices = list(cards_of(hands[q] & suits)) or list(cards_of(hands[q] | outs[q] | self.played[q]))
                 committed[q] = choices[int(rng.random() * len(choices)) % len(choices)]
-        rows = []
-        for q in range(n):
-            first = list(cards_of(self.hand)) if q == self.player and self.decision == TableDecision.TRUMP else []
-            played = list(cards_of(self.played[q]))
-            rest = [c for c in cards_of(hands[q] | outs[q]) if c not in first]
-            rows.append(first + played + rest)
-        if self.trump_card >= 0:  # the turned card sits where the deal put it
-            holder, slot = game.turned_slot(self.rules, self.dealer)
-            rows[holder].remove(self.trump_card)
-            rows[holder].insert(slot % game.hand_size, self.trump_card)
-        d = object.__new__(game)
-        d.rules = self.rules
-        d.dealer = self.dealer
-        d.dealt = tuple(tuple(r) for r in rows)
-        d.first_packet = tuple(sum(1 << c for c in r[:3]) for r in rows)
-        d.hands = hands
-        d.known = list(self.known)
-        d.trump = self.trump
-        d.trump_card = self.trump_card
-        d.trick_trump = self.trick_trump
-        d.current = self.current_player if self.outcome is None else self.leader
-        d.decision = self.decision if self.decision is not None else TableDecision.LEAD
-        d.leader = self.leader
-        d.trick = list(self.trick)
-        d.declared = self.declared
-        d.marriages = list(self.marriages)
-        d.played = list(self.played)
-        d.won_cards = list(self.won_cards)
-        d.out_cards = outs
-        d.sitting_out = self.sitting_out
-        d.tricks_won = list(self.tricks_won)
-        d.points = list(self.points)
-        d.pending = list(self.pending)
-        d.side_tricks = list(self.side_tricks)
-        d.claim_chance = list(self.claim_chance)
-        d.trick_count = self.trick_count
-        d.last_winner = self.last_winner
-        d.history = self._sampled_history(committed, outs)
-        d.secret = self.secret
-        d.outcome = self.outcome
-        d.scores = self.scores
-        d.cuts = self.cuts
-        d.deal_scored = list(self.deal_scored)
-        d.queue = list(self.queue)
-        d.pair_answer = [-1] * self.n_sides
-        for side, asked in enumerate(self.trumps_asked):
-            if side == self.side:
-                d.pair_answer[side] = self.pair_answer
-            elif asked:  # their answer as the sampled hands give it
-                d.pair_answer[side] = int(pair_lacks_trumps(hands[side], hands[side + 2], self.trump))
-        d.bid = self.bid
-        d.bidder = self.bidder
-        d.nines_by = self.nines_by
-        d.nines_shown = self.nines_shown
-        d.committed = committed
-        d.nine_left = self.nine_left
-        d.nines_hits = self.nines_hits
-        d.nine_asked = self.nine_asked
-        d.contract = self.contract
-        d._mask = -1
-        return d
-
-    def _sampled_history(self, committed: list[int], outs: list[int]) -> list[int]:
-        """The history with each hidden card decision replaced by the sampled card: a player's
-        first face-down decision is his commit if he committed (the bidding comes before any
-        discard), else his discard (one of the sampled cards out of play)."""
-        out = list(self.history)
-        discards = [list(cards_of(m)) for m in outs]
-        steps = [0] * self.n_players
-        for i, x in enumerate(out):
-            if not self.secret >> i & 1:
-                continue
-            q = x >> 6
-            steps[q] += 1
-            if x & 63 != HIDDEN_ACTION:
-                continue
-            if steps[q] == 1 and self.committed[q] != -1:
-                out[i] = q << 6 | committed[q]
-            else:
-                out[i] = q << 6 | discards[q].pop(0)
-        return out
+        # the engine builds the deal; no check: this assignment fits the view by construction
+        return self._deal_class.from_view(self, hands, outs, committed, False)
 
     def _fill(self, pool: list[int]) -> tuple[list[int], list[int]]:
         """Hands and cards out of play with my own cards, every shown card, and ``pool`` dealt

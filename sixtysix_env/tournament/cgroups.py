@@ -263,7 +263,7 @@ def probe(prefer: Sequence[str] = ("v2", "v1")) -> Support:
     mounts = _mounts()
     own_v1, own_v2 = _own_paths()
     v2_mount = next(((p, r) for t, p, r, _ in mounts if t == "cgroup2"), None)
-    v1_mounts = {}
+    v1_mounts: dict[str, tuple[str, str]] = {}
     for t, p, r, opts in mounts:
         if t == "cgroup":
             for name in opts:

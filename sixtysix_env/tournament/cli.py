@@ -11,9 +11,18 @@ from collections.abc import Sequence
 
 from ..agents.spec import parse_agent_spec
 from ..arena.checks import check_out_dir
-from ..checks import cli_float, cli_int
+from ..cli_options import (
+    add_deals,
+    add_out,
+    add_records,
+    add_rules,
+    add_workers,
+    non_negative_float,
+    positive_float,
+    positive_int,
+)
 from ..distributed.address import ADDRESS_HELP, cli_ray_address
-from ..rules import PRESETS, get_rules
+from ..rules import get_rules
 from ..text_safety import terminal_text
 from .discover import bot_files
 from .journal import NAME as JOURNAL
@@ -22,21 +31,6 @@ from .league import REPORT_FILES, league_markdown, write_report
 from .run import TournamentError, run_tournament
 
 __all__ = ["main"]
-
-
-def _checked(kind: type, test: object, what: str) -> object:
-    def parse(text: str) -> object:
-        value = (cli_int if kind is int else cli_float)(text)
-        if not test(value):  # type: ignore[operator]
-            raise argparse.ArgumentTypeError(f"{text!r} must be {what}")
-        return value
-
-    return parse
-
-
-positive_int = _checked(int, lambda v: v >= 1, "a whole number of at least 1")
-positive_float = _checked(float, lambda v: v > 0, "a number above 0")
-non_negative_float = _checked(float, lambda v: v >= 0, "a number of at least 0")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -58,11 +52,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--include", default="", help="built-in agents to play too, comma-separated (heuristic,random,pimc:samples=10)"
     )
-    p.add_argument("--rules", default="standard", help=f"rules preset: {', '.join(PRESETS)}")
+    add_rules(p, notation=True)
     p.add_argument("--claiming", choices=("auto", "explicit"), default=None, help="override the preset's claiming")
-    p.add_argument(
-        "--deals", type=positive_int, default=100, help="duplicate deals per pair, each played twice (default 100)"
-    )
+    add_deals(p, default=100, help="duplicate deals per pair, each played twice (default 100)")
     p.add_argument(
         "--time-limit-ms",
         type=positive_float,
@@ -91,9 +83,7 @@ def _parser() -> argparse.ArgumentParser:
         default=3,
         help="retire a bot killed on this many decisions in a row: it forfeits its later deals unplayed (default 3)",
     )
-    p.add_argument(
-        "--workers", type=positive_int, default=1, help="games played at once (each bot process uses a core)"
-    )
+    add_workers(p, help="games played at once (each bot process uses a core)")
     p.add_argument(
         "--ray",
         type=cli_ray_address,
@@ -102,7 +92,7 @@ def _parser() -> argparse.ArgumentParser:
         help="play the blocks on a Ray cluster, each by a tournament host on the node that takes it, instead "
         f"of --workers (same results; docs/ray.md): {ADDRESS_HELP}",
     )
-    p.add_argument("--out", default="tournament", help="folder for the league table, CSV files and bot logs")
+    add_out(p, default="tournament", help="folder for the league table, CSV files and bot logs")
     p.add_argument(
         "--key-file",
         default=None,
@@ -132,10 +122,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--elo-prior", type=non_negative_float, default=1.0, help="virtual drawn deals per pair in the Elo fit"
     )
-    p.add_argument(
-        "--records",
-        default=None,
-        metavar="DIR",
+    add_records(
+        p,
         help="also write one game record (JSON) per deal into DIR/<A>-vs-<B>/; a forfeited deal is recorded "
         "up to the faulty decision (python -m sixtysix_env.replay FILE shows one)",
     )

@@ -23,6 +23,7 @@ cannot.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import signal
 import sys
@@ -110,7 +111,7 @@ class SignalGuard:
                     break
                 if info is None:
                     break
-                self.on_stop = lambda signo=info.si_signo: stops.append(signo)
+                self.on_stop = functools.partial(stops.append, info.si_signo)
                 self.handle(info.si_signo, info.si_pid, info.si_code)
             self.on_stop = on_stop
             for sig, old in self._old.items():

@@ -163,7 +163,7 @@ def _sections(t: TournamentResult, text: Text = terminal_text) -> list[Section]:
         )
     if res.faults:
         by_bot = Counter(f.bot for f in res.faults)
-        first = {}
+        first: dict[str, str] = {}
         for f in res.faults:
             first.setdefault(f.bot, f.reason)
         parts.append(

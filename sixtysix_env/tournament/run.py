@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-import numbers
 import os
 import shutil
 import sys
@@ -21,6 +19,7 @@ from ..arena.play import TaskResult
 from ..arena.recording import file_label, write_task_records
 from ..arena.results import ArenaResult, collect
 from ..arena.schedule import Task, make_tasks
+from ..checks import as_value_error, check_int, check_real
 from ..rules import Rules, get_rules
 from ..text_safety import terminal_text
 from .apart import run_apart
@@ -96,12 +95,6 @@ def forfeit_points(rules: Rules) -> int:
     """Game points a forfeited deal costs: the most one deal can give under ``rules``
     (``Rules.max_game_points``: 3, or 6 where a failed close can cost 6)."""
     return rules.max_game_points
-
-
-def _positive(name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value <= 0:
-        raise ValueError(f"{name} must be a positive finite number, got {value!r}")
-    return float(value)
 
 
 def _load_bots(
@@ -202,33 +195,93 @@ def run_tournament(
     bot runs any more (to save a random key). ``ray_address``: play the blocks on that Ray cluster
     (:mod:`.cluster`; ``workers`` is then ignored), with the same results as here."""
     r = get_rules(rules)
-    for name, value in (("deals", deals), ("block", block), ("workers", workers), ("strikes", strikes)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"{name} must be an integer of at least 1, got {value!r}")
-    for name, value in (("memory_mb", memory_mb), ("log_bytes", log_bytes)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"{name} must be an integer of at least 1, got {value!r}")
+    names = ("deals", "block", "workers", "strikes", "memory_mb", "log_bytes")
+    deals, block, workers, strikes, memory_mb, log_bytes = (
+        as_value_error(check_int, name, value, 1)
+        for name, value in zip(names, (deals, block, workers, strikes, memory_mb, log_bytes), strict=True)
+    )
     if key is not None and (not isinstance(key, bytes) or len(key) < KEY_BYTES_MIN):
         raise ValueError(f"key must be bytes, at least {KEY_BYTES_MIN} of them")
+    limits = _limits(time_limit_ms, kill_after_s, build_timeout_s, strikes, memory_mb, log_bytes)
+    settings = _Settings(r, deals, block, workers, limits, elo_prior, progress, journal, resume, ray_address, on_task)
+    if settings.ray_address is not None:
+        from ..distributed import check_ray_address, import_ray
+
+        check_ray_address(settings.ray_address)
+        import_ray()
+    if resume and journal is None:
+        raise ValueError("resume needs a journal (the results file of the run to continue)")
+    record_dir = check_out_dir(records, what="--records") if records is not None else None
+    folder = Path(bots_dir).expanduser().resolve()
+    specs = _bot_specs(bots_dir, include)
+    secret = key if key is not None else new_key()
+    hosting = _start_hosting(specs, folder, settings.limits, log_dir, own_uids)
+    dumpable = set_dumpable(False)
+    try:
+        with hosting.guard:
+            played = _load_and_play(settings, hosting, secret, folder, record_dir)
+        after = with_isolation(isolation_warning(hosting.isolate, hosting.pool.unjailed))
+        if after != played.isolation:  # on Ray: a node could not isolate its bots
+            played.isolation = after
+            print(f"tournament: WARNING: {after}", file=sys.stderr)
+    except Stopped:
+        raise KeyboardInterrupt from None
+    finally:
+        hosting.pool.close()
+        set_dumpable(dumpable)
+        if hosting.journal_file is not None:
+            hosting.journal_file.close()
+        if hosting.staging is not None:
+            shutil.rmtree(hosting.staging, ignore_errors=True)
+        else:
+            shutil.rmtree(hosting.probe_dir, ignore_errors=True)
+        if on_key is not None:
+            on_key(secret)
+    return _result(settings, hosting, played, secret)
+
+
+@dataclass(frozen=True)
+class _Settings:
+    """``run_tournament``'s options once checked: what the steps of a run read."""
+
+    rules: Rules
+    deals: int
+    block: int
+    workers: int
+    limits: Limits
+    elo_prior: float
+    progress: bool
+    journal: str | Path | None
+    resume: bool
+    ray_address: str | None
+    on_task: Callable[[Task, TaskResult], None] | None
+
+
+def _limits(
+    time_limit_ms: object,
+    kill_after_s: object,
+    build_timeout_s: object,
+    strikes: int,
+    memory_mb: int,
+    log_bytes: int,
+) -> Limits:
+    """The referee's limits, each time a finite number above 0 (a ``ValueError`` naming it otherwise),
+    the kill after the decision's time limit."""
     limits = Limits.of(
-        _positive("time_limit_ms", time_limit_ms),
-        None if kill_after_s is None else _positive("kill_after_s", kill_after_s),
-        _positive("build_timeout_s", build_timeout_s),
+        as_value_error(check_real, "time_limit_ms", time_limit_ms, 0, above=True),
+        None if kill_after_s is None else as_value_error(check_real, "kill_after_s", kill_after_s, 0, above=True),
+        as_value_error(check_real, "build_timeout_s", build_timeout_s, 0, above=True),
         strikes,
         memory_mb,
         log_bytes,
     )
     if limits.kill_after_s * 1000 <= limits.decision_ms:
         raise ValueError(f"kill_after_s={kill_after_s!r} must exceed the time limit of {time_limit_ms!r} ms")
-    if ray_address is not None:
-        from ..distributed import check_ray_address, import_ray
+    return limits
 
-        check_ray_address(ray_address)
-        import_ray()
-    if resume and journal is None:
-        raise ValueError("resume needs a journal (the results file of the run to continue)")
-    record_dir = check_out_dir(records, what="--records") if records is not None else None
-    folder = Path(bots_dir).expanduser().resolve()
+
+def _bot_specs(bots_dir: str | Path, include: Sequence[str]) -> list[AgentSpec]:
+    """The bot files of ``bots_dir`` and the ``include`` agents, with distinct labels (at least one)."""
     files = bot_files(bots_dir)
     # a bot's label is its file name: made terminal-safe once here, for every report and log name
     specs = [AgentSpec(terminal_text(p.stem), p.stem, (), str(p.resolve()), "") for p in files]
@@ -239,7 +292,34 @@ def run_tournament(
         raise ValueError(f"bot names must be distinct, these appear twice: {', '.join(clash)}")
     if not specs:
         raise ValueError(f"no bots: {str(bots_dir)!r} has no *.py bot files and --include names none")
-    secret = key if key is not None else new_key()
+    return specs
+
+
+@dataclass
+class _Hosting:
+    """Where and as whom the bots of one run play: their (staged) specs, user ids, logs, the
+    preflight probe and the host pool, and the journal once it is open (a bot banned in play is
+    journaled too); ``run_tournament`` takes it down at the end."""
+
+    specs: list[AgentSpec]
+    shown: dict[str, str]
+    """Each bot's source as the user gave it (``specs`` point to staged copies when isolated)."""
+    uids: dict[str, int]
+    log_paths: dict[str, str | None]
+    isolate: bool
+    staging: Path | None
+    probe_dir: Path
+    probe: Path
+    pool: HostPool
+    journal_file: Journal | None = None
+    guard: SignalGuard = field(init=False)
+
+
+def _start_hosting(
+    specs: list[AgentSpec], folder: Path, limits: Limits, log_dir: str | Path | None, own_uids: bool | None
+) -> _Hosting:
+    """The logs folder, the user ids and staged copies (as root), the preflight probe, the host
+    pool and the signal guard: everything before the first bot process starts."""
     logs = Path(log_dir) if log_dir is not None else None
     if logs is not None:
         logs.mkdir(parents=True, exist_ok=True)
@@ -256,99 +336,117 @@ def run_tournament(
     probe_dir = staging / "preflight" if staging is not None else Path(tempfile.mkdtemp(prefix="sixtysix-preflight-"))
     probe = write_probe(probe_dir, template_imports(), python_paths())
     pool = HostPool(limits, log_paths, uids, jail_paths(staging) if staging is not None else None)
-    journal_file: Journal | None = None
-    pool.on_ban = lambda bot, reason: ban(pool, journal_file, bot, reason)  # a cheat in play is journaled too
-    guard = SignalGuard(
+    hosting = _Hosting(specs, shown, uids, log_paths, isolate, staging, probe_dir, probe, pool)
+    pool.on_ban = lambda bot, reason: ban(pool, hosting.journal_file, bot, reason)  # a cheat in play is journaled too
+    hosting.guard = SignalGuard(
         pool.owner,
-        lambda bot, sig: ban(pool, journal_file, bot, f"sent {sig} to the tournament host"),
+        lambda bot, sig: ban(pool, hosting.journal_file, bot, f"sent {sig} to the tournament host"),
         pool.interrupt,
     )
-    dumpable = set_dumpable(False)
+    return hosting
+
+
+@dataclass
+class _Played:
+    """What the games of a run left: the bots that played, every bot's entry, the tasks and their results."""
+
+    ready: list[AgentSpec]
+    entries: list[BotEntry]
+    tasks: list[Task]
+    results: list[tuple[TaskResult, dict[str, int], dict[str, float]]]
+    isolation: str
+
+
+def _load_and_play(
+    settings: _Settings, hosting: _Hosting, secret: bytes, folder: Path, record_dir: Path | None
+) -> _Played:
+    """The preflight, every bot loaded (or disqualified), the journal opened (or resumed) and the
+    round robin played, under the signal guard."""
+    pool, limits = hosting.pool, settings.limits
     try:
-        with guard:
-            try:
-                preflight(pool, limits, probe, uids.get(PREFLIGHT))
-            except PreflightError as e:
-                raise TournamentError(str(e), []) from None
-            loaded = _load_bots(specs, pool, limits, workers, r)
-            if pool.stopping.is_set():
-                raise Stopped
-            ready = [x for x in loaded if isinstance(x, AgentSpec)]
-            isolation = with_isolation(isolation_warning(isolate, pool.unjailed))
-            if isolation:
-                print(f"tournament: WARNING: {isolation}", file=sys.stderr)
-            entries = [x if isinstance(x, BotEntry) else BotEntry(x.label, shown[x.label], "plays") for x in loaded]
-            entries = [replace(e, source=shown[e.label]) for e in entries]
-            if len(ready) < 2:
-                out = "; ".join(f"{b.label}: {b.reason}" for b in entries if b.status != "plays")
-                raise TournamentError(f"fewer than two bots can play ({len(ready)} of {len(specs)}): {out}", entries)
-            tasks = [
-                replace(t, seed=derive(secret, f"deals/{t.pair}/{t.block}"))
-                for t in make_tasks(ready, deals, block, r, 0)
-            ]
-            header = {
-                "journal": 1,
-                "key": fingerprint(secret),
-                "bots": [s.label for s in ready],
-                "rules": r.name,
-                "deals": deals,
-                "block": block,
-            }
-            done: dict[tuple[int, int, int], dict[str, Any]] = {}
-            if journal is not None:
-                jpath = Path(journal)
-                previous = ""
-                if resume and jpath.is_file():
-                    done, banned, previous = read_journal(jpath, header, secret)
-                    for label, reason in banned.items():
-                        pool.disqualify(label, reason)
-                journal_file = Journal(jpath, header, not resume, secret, previous)
-            results = _play(
-                tasks,
-                pool,
-                limits,
-                forfeit_points(r),
-                workers,
-                progress,
-                secret,
-                done,
-                journal_file,
-                record_dir,
-                on_task,
-                None
-                if ray_address is None
-                else _OnRay(ray_address, bot_bundle_of(ready, shown, folder), uids, log_paths),
-            )
-        after = with_isolation(isolation_warning(isolate, pool.unjailed))
-        if after != isolation:  # on Ray: a node could not isolate its bots
-            isolation = after
-            print(f"tournament: WARNING: {isolation}", file=sys.stderr)
-    except Stopped:
-        raise KeyboardInterrupt from None
-    finally:
-        pool.close()
-        set_dumpable(dumpable)
-        if journal_file is not None:
-            journal_file.close()
-        if staging is not None:
-            shutil.rmtree(staging, ignore_errors=True)
-        else:
-            shutil.rmtree(probe_dir, ignore_errors=True)
-        if on_key is not None:
-            on_key(secret)
-    res = collect(
-        [s.label for s in ready],
+        preflight(pool, limits, hosting.probe, hosting.uids.get(PREFLIGHT))
+    except PreflightError as e:
+        raise TournamentError(str(e), []) from None
+    loaded = _load_bots(hosting.specs, pool, limits, settings.workers, settings.rules)
+    if pool.stopping.is_set():
+        raise Stopped
+    ready = [x for x in loaded if isinstance(x, AgentSpec)]
+    isolation = with_isolation(isolation_warning(hosting.isolate, pool.unjailed))
+    if isolation:
+        print(f"tournament: WARNING: {isolation}", file=sys.stderr)
+    shown = hosting.shown
+    entries = [x if isinstance(x, BotEntry) else BotEntry(x.label, shown[x.label], "plays") for x in loaded]
+    entries = [replace(e, source=shown[e.label]) for e in entries]
+    if len(ready) < 2:
+        out = "; ".join(f"{b.label}: {b.reason}" for b in entries if b.status != "plays")
+        raise TournamentError(f"fewer than two bots can play ({len(ready)} of {len(hosting.specs)}): {out}", entries)
+    tasks = [
+        replace(t, seed=derive(secret, f"deals/{t.pair}/{t.block}"))
+        for t in make_tasks(ready, settings.deals, settings.block, settings.rules, 0)
+    ]
+    done = _open_journal(settings, hosting, ready, secret)
+    results = _play(
         tasks,
-        [x[0] for x in results],
-        rules=r,
+        pool,
+        limits,
+        forfeit_points(settings.rules),
+        settings.workers,
+        settings.progress,
+        secret,
+        done,
+        hosting.journal_file,
+        record_dir,
+        settings.on_task,
+        None
+        if settings.ray_address is None
+        else _OnRay(settings.ray_address, bot_bundle_of(ready, shown, folder), hosting.uids, hosting.log_paths),
+    )
+    return _Played(ready, entries, tasks, results, isolation)
+
+
+def _open_journal(
+    settings: _Settings, hosting: _Hosting, ready: list[AgentSpec], secret: bytes
+) -> dict[tuple[int, int, int], dict[str, Any]]:
+    """Open the run's journal (``hosting.journal_file``), new or resumed; the blocks it already
+    holds (with ``resume``), whose bans are applied again."""
+    done: dict[tuple[int, int, int], dict[str, Any]] = {}
+    if settings.journal is None:
+        return done
+    header = {
+        "journal": 1,
+        "key": fingerprint(secret),
+        "bots": [s.label for s in ready],
+        "rules": settings.rules.name,
+        "deals": settings.deals,
+        "block": settings.block,
+    }
+    jpath = Path(settings.journal)
+    previous = ""
+    if settings.resume and jpath.is_file():
+        done, banned, previous = read_journal(jpath, header, secret)
+        for label, reason in banned.items():
+            hosting.pool.disqualify(label, reason)
+    hosting.journal_file = Journal(jpath, header, not settings.resume, secret, previous)
+    return done
+
+
+def _result(settings: _Settings, hosting: _Hosting, played: _Played, secret: bytes) -> TournamentResult:
+    """The league's tables, each bot's restarts and CPU time, and its final status (disqualified in
+    play, or retired after ``strikes`` kills in a row)."""
+    limits, pool = settings.limits, hosting.pool
+    res = collect(
+        [s.label for s in played.ready],
+        played.tasks,
+        [x[0] for x in played.results],
+        rules=settings.rules,
         seed=fingerprint(secret),  # type: ignore[arg-type]
-        deals=deals,
-        block=block,
-        elo_prior=elo_prior,
+        deals=settings.deals,
+        block=settings.block,
+        elo_prior=settings.elo_prior,
     )
     restarts: dict[str, int] = {}
     cpu: dict[str, float] = {}
-    for _, counts, spent in results:
+    for _, counts, spent in played.results:
         for label, n in counts.items():
             restarts[label] = restarts.get(label, 0) + n
         for label, s in spent.items():
@@ -359,19 +457,19 @@ def run_tournament(
         else replace(e, status="retired", reason=retired_reason(limits.strikes))
         if e.status == "plays" and pool.kills_in_a_row.get(e.label, 0) >= limits.strikes
         else e
-        for e in entries
+        for e in played.entries
     ]
     return TournamentResult(
         entries,
         res,
         limits.decision_ms,
         limits.kill_after_s,
-        forfeit_points(r),
+        forfeit_points(settings.rules),
         restarts,
         cpu,
         secret,
-        isolate,
-        isolation,
+        hosting.isolate,
+        played.isolation,
     )
 
 
@@ -446,15 +544,10 @@ def _play(
     on_task: Callable[[Task, TaskResult], None] | None,
     on_ray: _OnRay | None = None,
 ) -> list[tuple[TaskResult, dict[str, int], dict[str, float]]]:
-    bar = None
+    """Play the tasks the journal lacks (here in ``workers`` threads, or on Ray), each block's two
+    seat orders never at once; every task's result in the order of ``tasks``."""
     todo = [t for t in tasks if (t.pair, t.block, t.track) not in done]
-    if progress:
-        try:
-            from tqdm import tqdm
-
-            bar = tqdm(total=sum(t.size for t in todo), unit="deal", desc="tournament")
-        except ImportError:
-            bar = None
+    bar = _progress_bar(sum(t.size for t in todo)) if progress else None
     lock = threading.Lock()
     forfeits = [0]
     finished: dict[tuple[int, int, int], tuple[Task, TaskResult, dict[str, int], dict[str, float]]] = {}
@@ -493,23 +586,7 @@ def _play(
 
     try:  # the two seat orders of a block never run at the same time
         if on_ray is not None:
-            from .cluster import play_on_ray
-
-            played = play_on_ray(
-                on_ray.address,
-                todo,
-                pool,
-                limits,
-                points,
-                secret,
-                on_ray.bundle,
-                on_ray.uids,
-                record_dir is not None,
-                lambda pair: _record_block(pair, journal, record_dir, on_task),
-                lambda label, reason: ban(pool, journal, label, reason),
-                on_ray.log_paths,
-                bar,
-            )
+            played = _play_on_ray(on_ray, todo, pool, limits, points, secret, journal, record_dir, on_task, bar)
         else:
             results = run_apart(todo, lambda t: (t.pair, t.block), workers, one)
             played = dict(zip([(t.pair, t.block, t.track) for t in todo], results, strict=True))
@@ -521,11 +598,56 @@ def _play(
             bar.close()
     if pool.stopping.is_set():
         raise Stopped
-    out = []
-    for t in tasks:
-        k = (t.pair, t.block, t.track)
-        if k in played:
-            out.append(played[k])
-        else:
-            out.append((done[k]["result"], done[k]["restarts"], done[k]["cpu"]))
-    return out
+    return [_played_or_journaled((t.pair, t.block, t.track), played, done) for t in tasks]
+
+
+def _play_on_ray(
+    on_ray: _OnRay,
+    todo: list[Task],
+    pool: HostPool,
+    limits: Limits,
+    points: int,
+    secret: bytes,
+    journal: Journal | None,
+    record_dir: Path | None,
+    on_task: Callable[[Task, TaskResult], None] | None,
+    bar: Any,
+) -> dict[tuple[int, int, int], tuple[TaskResult, dict[str, int], dict[str, float]]]:
+    """The tasks played on the Ray cluster (:mod:`.cluster`), each block journaled and recorded here."""
+    from .cluster import play_on_ray
+
+    return play_on_ray(
+        on_ray.address,
+        todo,
+        pool,
+        limits,
+        points,
+        secret,
+        on_ray.bundle,
+        on_ray.uids,
+        record_dir is not None,
+        lambda pair: _record_block(pair, journal, record_dir, on_task),
+        lambda label, reason: ban(pool, journal, label, reason),
+        on_ray.log_paths,
+        bar,
+    )
+
+
+def _progress_bar(total: int) -> Any:
+    """A tqdm bar over ``total`` deals, or None without tqdm."""
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, unit="deal", desc="tournament")
+
+
+def _played_or_journaled(
+    k: tuple[int, int, int],
+    played: dict[tuple[int, int, int], tuple[TaskResult, dict[str, int], dict[str, float]]],
+    done: dict[tuple[int, int, int], dict[str, Any]],
+) -> tuple[TaskResult, dict[str, int], dict[str, float]]:
+    """A task's result, restarts and CPU time: played in this run, else read from the journal."""
+    if k in played:
+        return played[k]
+    return (done[k]["result"], done[k]["restarts"], done[k]["cpu"])

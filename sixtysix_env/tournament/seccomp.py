@@ -183,7 +183,7 @@ def _program(arch: Arch) -> list[tuple[int, int, int, int]]:
     """The filter as ``(code, jt, jf, k)`` instructions, jumps resolved from labels."""
     out: list[tuple[int, str | int, str | int, int]] = []  # jt/jf: a label or a count
 
-    def test(op: int, value: int, then: str, otherwise: str | int = 0) -> None:
+    def test(op: int, value: int, then: str | int, otherwise: str | int = 0) -> None:
         out.append((op, then, otherwise, value))
 
     labels: dict[str, int] = {}

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from ..checks import cli_int
+from ..cli_options import add_records, add_rules, add_seed
 from .game import rule_choices
 from .guard import is_loopback
 
@@ -54,20 +55,20 @@ def _parser() -> argparse.ArgumentParser:
         help="the agent you play: a name with options (pimc:samples=40), file.py:Class or package.module:Class "
         "(default pimc)",
     )
-    p.add_argument(
-        "--rules",
-        default="standard",
-        choices=list(rule_choices()),
-        help="the page's first rules (default standard; the table games are three:NAME and four:NAME)",
+    choices = list(rule_choices())
+    add_rules(
+        p,
+        presets=choices,
+        help=f"the page's first rules: {', '.join(choices)} (default standard; the table games are three:NAME and "
+        "four:NAME)",
     )
-    p.add_argument(
-        "--records",
+    add_records(
+        p,
         default="sixtysix-records",
-        metavar="DIR",
         type=Path,
         help="folder where finished games are saved and replays are listed (default ./sixtysix-records)",
     )
-    p.add_argument("--seed", type=cli_int, default=None, help="seed for the deals and the opponent (default: random)")
+    add_seed(p, default=None, help="seed for the deals and the opponent (default: random)")
     return p
 
 

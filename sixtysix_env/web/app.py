@@ -45,8 +45,8 @@ from typing import Any
 from flask import Flask, jsonify, request, send_from_directory
 from werkzeug.exceptions import HTTPException
 
+from ..agents import WrongGameError, agent_names
 from ..agents.spec import AgentSpec, parse_agent_spec
-from ..agents.table.registry import TABLE_AGENTS, make_table_agent
 from ..records import load_record, loads_json
 from .cardart import all_cards
 from .game import AgentFailed, GameStateError, WebGame, probe, rule_choices, seat_agent
@@ -127,7 +127,7 @@ class Server:
         except ValueError as e:
             raise ApiError(400, str(e)) from None
         try:  # built once, so a bad combination of options fails here, not at the first move
-            spec.make() if kind == "two" else make_table_agent(spec.label)
+            spec.make()
         except Exception as e:
             raise ApiError(400, f"cannot build opponent {text!r}: {type(e).__name__}: {str(e)[:300]}") from None
         with self.lock:
@@ -147,11 +147,13 @@ class Server:
             if key not in self.probed:
                 try:
                     self.probed[key] = probe(seat_agent(spec, kind), kind, preset)
+                except WrongGameError as e:  # a registered name of the two-player game only
+                    self.probed[key] = str(e)
                 except Exception as e:
                     self.probed[key] = f"building it raised {type(e).__name__}: {e}"
             problem = self.probed[key]
             if problem:
-                every = ", ".join(TABLE_AGENTS)
+                every = ", ".join(agent_names(kind))
                 raise ApiError(
                     400, f"{spec.label!r} cannot play the {kind}-player game: {problem} ({every} play every game)"
                 )
@@ -338,7 +340,7 @@ def create_app(
             rules=[{"name": k, "game": g, "title": t} for k, (g, _, t) in server.choices.items()],
             default_rules=server.rules,
             opponents=list(dict.fromkeys([server.opponent.label, *request_agents("two")])),
-            table_opponents=list(TABLE_AGENTS),
+            table_opponents=list(request_agents("three")),
             default_opponent=server.opponent.label,
             records=server.records is not None,
         )

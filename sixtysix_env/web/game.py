@@ -21,7 +21,6 @@ from typing import Any
 
 from ..agents.base import Agent, first_position_fault
 from ..agents.spec import AgentSpec
-from ..agents.table.registry import TABLE_AGENTS, make_table_agent
 from ..checks import as_index
 from ..match import Match
 from ..records import match_record, save_record
@@ -42,21 +41,20 @@ def rule_choices() -> dict[str, tuple[str, Any, str]]:
     """The page's rule systems: key -> (game, rules, title). Two-player presets by their name
     ("standard"), the table games as "three:pagat", "four:russian"."""
     out: dict[str, tuple[str, Any, str]] = {}
-    for name, rules in PRESETS.items():
-        out[name] = ("two", rules, PRESET_INFO[name].title if name in PRESET_INFO else name)
-    for name, rules in THREE_PRESETS.items():
-        out[f"three:{name}"] = ("three", rules, f"Three players ({name})")
-    for name, rules in FOUR_PRESETS.items():
-        out[f"four:{name}"] = ("four", rules, f"Four players, two teams ({name})")
+    for name, two in PRESETS.items():
+        out[name] = ("two", two, PRESET_INFO[name].title if name in PRESET_INFO else name)
+    for name, three in THREE_PRESETS.items():
+        out[f"three:{name}"] = ("three", three, f"Three players ({name})")
+    for name, four in FOUR_PRESETS.items():
+        out[f"four:{name}"] = ("four", four, f"Four players, two teams ({name})")
     return out
 
 
 def seat_agent(spec: AgentSpec, game: str) -> Agent:
-    """The agent for one seat: in the table games, the table agent of that name where there is one
-    (:data:`~sixtysix_env.agents.table.registry.TABLE_AGENTS`: random, heuristic, pimc), else the spec's."""
-    if game != "two" and not spec.source and spec.name in TABLE_AGENTS:
-        return make_table_agent(spec.label)
-    return spec.make()
+    """The agent for one seat of ``game``: the spec's, with a registered name looked up in that
+    game's registry (:data:`~sixtysix_env.agents.REGISTRY`: the table games have random,
+    heuristic and pimc), so one command-line opponent serves every game."""
+    return spec.for_game(game).make()
 
 
 def probe(agent: Agent, game: str, rules: Any) -> str | None:
@@ -120,12 +118,13 @@ class WebGame:
         info = self.deal.information_state(HUMAN)
         result = result_line(self.deal, self.text_names) if self.deal.is_over else ""
         scores = tuple(self.match.scores)
-        if self.game == "two":
-            v = seat_view(info, self.names, you=HUMAN, scores=scores, result=result)
-            winners = [self.match.winner] if self.match.is_over else []
+        match = self.match
+        if isinstance(match, Match):  # the two-player game
+            v = seat_view(info, self.names, you=HUMAN, scores=(scores[0], scores[1]), result=result)
+            winners = [match.winner] if match.is_over else []
         else:
             v = table_view(info, self.names, you=HUMAN, scores=scores, result=result)
-            winners = sorted({self.deal.side_of(p) for p in self.match.winners})
+            winners = sorted({self.deal.side_of(p) for p in match.winners})
         v["deal_number"] = len(self.match.results) + (0 if self.deal.is_over else 1)
         v["match_over"] = self.match.is_over
         v["match_winners"] = winners  # sides: players (two, three) or teams (four)

@@ -77,8 +77,8 @@ def split_host(value: str) -> tuple[str, int | None] | None:
     port_text = rest[1:]
     if not rest.startswith(":") or not port_text.isascii() or not port_text.isdigit() or len(port_text) > 5:
         return None
-    port = int(port_text)
-    return (host, port) if port <= 65535 else None
+    number = int(port_text)
+    return (host, number) if number <= 65535 else None
 
 
 def refusal(

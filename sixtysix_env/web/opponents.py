@@ -133,10 +133,10 @@ _DEADLINED = {"pimc": ("samples", 20), "ismcts": ("iterations", 200)}
 
 
 def request_agents(game: str) -> dict[str, dict[str, Any]]:
-    """The allow-list for ``game`` (``"two"``, ``"three"``, ``"four"``): agent -> option -> kind."""
-    if game == "two":
-        return {k: v for k, v in TWO_PLAYER.items() if k in agent_names()}
-    return TABLE
+    """The allow-list for ``game`` (``"two"``, ``"three"``, ``"four"``): agent -> option -> kind,
+    for the names registered for that game (:data:`~sixtysix_env.agents.REGISTRY`)."""
+    registered = agent_names(game)
+    return {k: v for k, v in (TWO_PLAYER if game == "two" else TABLE).items() if k in registered}
 
 
 def _describe(options: dict[str, Any]) -> str:
@@ -152,7 +152,8 @@ def _text(value: Any) -> str:
 def request_opponent(text: object, game: str) -> AgentSpec:
     """The opponent a request names, checked against the allow-list of ``game``; a ValueError
     saying what is wrong and what is allowed. The spec's label is the canonical text (the options
-    as read); its options add the deadline of a searching agent."""
+    as read); its options add the deadline of a searching agent. Its ``game`` is ``game``, so
+    ``make()`` builds the agent from that game's registry, as every entry point does."""
     agents = request_agents(game)
     names = ", ".join(agents)
     if not isinstance(text, str):
@@ -188,4 +189,4 @@ def request_opponent(text: object, game: str) -> AgentSpec:
         enforced["time_ms"] = min(options.get("time_ms", MOVE_MS), MOVE_MS)
     if name == "ppo" and enforced.get("endgame") == "search":
         enforced.setdefault("solver", "python")
-    return AgentSpec(label, name, tuple(enforced.items()))
+    return AgentSpec(label, name, tuple(enforced.items()), game=game)

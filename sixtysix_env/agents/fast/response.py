@@ -12,6 +12,8 @@ subtrees; it is kept between calls, so a PIMC decision's samples share it too.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
@@ -24,7 +26,7 @@ from .solver import _K1, RowSearch, _copy, _hash, _mix, _order, settled_position
 
 __all__ = ["FastResponse", "warm_up"]
 
-_RECURSIVE_JIT = {"cache": False, "nogil": True, "_nrt": False}  # as solver.py: recursion is not cached
+_RECURSIVE_JIT: dict[str, Any] = {"cache": False, "nogil": True, "_nrt": False}  # as solver.py: recursion is not cached
 
 
 @njit(**_RECURSIVE_JIT)

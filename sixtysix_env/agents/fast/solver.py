@@ -23,6 +23,7 @@ same rules, whoever is to act.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -66,12 +67,12 @@ from ...rules import Rules, get_rules
 
 __all__ = ["FastSolver", "RowSearch", "row_of", "settled_position", "warm_up"]
 
-KERNELS_DIGEST = "5ad8771e2e5d23c1"
+KERNELS_DIGEST = "993906ee7abee8e4"
 """``digest.source_digest`` of ``kernels.py``, whose functions numba compiles into this file's
 cached ones: a new ``kernels.py`` must change this line (a test checks it; ``fast/digest.py``)."""
 
-_JIT = {"cache": True, "nogil": True, "_nrt": False}
-_RECURSIVE_JIT = {"cache": False, "nogil": True, "_nrt": False}
+_JIT: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
+_RECURSIVE_JIT: dict[str, Any] = {"cache": False, "nogil": True, "_nrt": False}
 """numba's cache does not reload a recursive function correctly (the cached search crashed the
 process when loaded): the search and its callers compile at first use (about 5 s) instead."""
 _MAX_DEPTH = 64

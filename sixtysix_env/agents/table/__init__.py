@@ -1,3 +1,4 @@
 """Agents for the three- and four-player games (:mod:`sixtysix_env.table`): the base class and
-random player (:mod:`.base`), the heuristic (:mod:`.heuristic`), PIMC (:mod:`.pimc`) and the
-registry that builds them by name (:mod:`.registry`)."""
+random player (:mod:`.base`), the heuristic (:mod:`.heuristic`) and PIMC (:mod:`.pimc`). They are
+registered by name for the ``"three"`` and ``"four"`` games in :data:`sixtysix_env.agents.REGISTRY`
+(:mod:`.registry`'s ``make_table_agent`` is its deprecated front)."""

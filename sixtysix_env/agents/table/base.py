@@ -1,8 +1,10 @@
 """Agents for the three- and four-player games: a ``TableView`` in, one legal action out.
 
 They read only the view of the acting player (``deal.information_state(p)``), so they cannot see
-a hidden card, and take randomness from the ``rng`` they are handed. ``registry.make_table_agent``
-builds one by name: ``random``, ``heuristic`` (``heuristic.py``) or ``pimc`` (``pimc.py``).
+a hidden card, and take randomness from the ``rng`` they are handed. They are registered for the
+``"three"`` and ``"four"`` games of :data:`sixtysix_env.agents.REGISTRY`, so
+``parse_agent_spec("pimc:samples=8", game="four").make()`` builds one by name: ``random``,
+``heuristic`` (``heuristic.py``) or ``pimc`` (``pimc.py``).
 """
 
 from __future__ import annotations

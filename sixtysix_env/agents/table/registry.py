@@ -1,42 +1,37 @@
-"""Agents for the three- and four-player games by name: ``make_table_agent("pimc:samples=16")``.
+"""Deprecated: the table agents are in the one registry, :data:`sixtysix_env.agents.REGISTRY`
+(``"three"`` and ``"four"``), and read by the one parser, :func:`sixtysix_env.agents.spec.parse_agent_spec`:
+``parse_agent_spec("pimc:samples=16", game="four").make()``.
 
-Above the agents themselves (``base``, ``heuristic``, ``pimc``), so none of them
-imports the registry that lists them.
+``make_table_agent`` and ``TABLE_AGENTS`` keep working until 0.2, with a ``DeprecationWarning``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import warnings
 from typing import Any
 
-from ..spec import option_value
-from .base import TableAgent, TableRandomAgent
-from .heuristic import TableHeuristicAgent
-from .pimc import TablePIMCAgent
+from .. import agent_factory, agent_names
+from ..spec import parse_agent_spec
+from .base import TableAgent
 
-__all__ = ["TABLE_AGENTS", "make_table_agent"]
+__all__ = ["make_table_agent"]  # and TABLE_AGENTS, through __getattr__
 
-TABLE_AGENTS: dict[str, Callable[..., TableAgent]] = {
-    "random": TableRandomAgent,
-    "heuristic": TableHeuristicAgent,
-    "pimc": TablePIMCAgent,
-}
-"""The registry of ``make_table_agent``: name to three- and four-player agent class."""
+_NEW = "parse_agent_spec(text, game='three' or 'four').make() (sixtysix_env.agents.spec)"
 
 
 def make_table_agent(spec: str) -> TableAgent:
-    """An agent from ``name`` or ``name:key=value:...`` (``pimc:samples=16``); ints and floats
-    are converted. Raises ``ValueError`` naming the known agents or the bad option."""
-    name, *options = spec.split(":")
-    if name not in TABLE_AGENTS:
-        raise ValueError(f"unknown table agent {name!r}: choose one of {', '.join(TABLE_AGENTS)}")
-    kwargs: dict[str, Any] = {}
-    for opt in options:
-        key, sep, value = opt.partition("=")
-        if not sep or not key:
-            raise ValueError(f"bad agent option {opt!r} in {spec!r}: use key=value, as in pimc:samples=16")
-        kwargs[key] = option_value(value)
-    try:
-        return TABLE_AGENTS[name](**kwargs)
-    except TypeError as e:
-        raise ValueError(f"agent {name!r} does not take the options {kwargs}: {e}") from None
+    """Deprecated: ``parse_agent_spec(spec, game="three").make()``, which it calls."""
+    warnings.warn(f"make_table_agent is deprecated: use {_NEW}", DeprecationWarning, stacklevel=2)
+    agent: TableAgent = parse_agent_spec(spec, game="three").make()  # type: ignore[assignment]
+    return agent
+
+
+def __getattr__(name: str) -> Any:
+    if name == "TABLE_AGENTS":  # the table games' names and classes, read from the one registry
+        warnings.warn(
+            "TABLE_AGENTS is deprecated: use sixtysix_env.agents.agent_names('three') or REGISTRY['three']",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return {n: agent_factory(n, "three") for n in agent_names("three")}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
