@@ -62,12 +62,12 @@ from ..match import Match
 from ..observers import ENCODERS, observation_space
 from ..render import describe_outcome, render_deal
 from ..render_image import deal_frame, require_pillow
-from ..rewards import DEFAULT_SHAPING_SCALE, check_reward_scheme, step_rewards
+from ..rewards import DEFAULT_SHAPING_SCALE, check_reward_scheme
 from ..rules import Rules
 from .episode import Episode
 from .infos import check_keys, deal_info, terminal_mask
 from .options import EPISODES, check_option, check_real, rules_with_claiming
-from .sixtysix_v0 import _deal_from_options, mask_array
+from .sixtysix_v0 import TwoPlayerGame, mask_array
 
 __all__ = ["SixtySixEnv", "resolve_opponent"]
 
@@ -96,7 +96,7 @@ def resolve_opponent(opponent: Any) -> tuple[str, Policy]:
     )
 
 
-class SixtySixEnv(gym.Env[Any, int]):
+class SixtySixEnv(TwoPlayerGame, gym.Env[Any, int]):
     """``SixtySix-v0``: one learner against a built-in opponent, as a Gymnasium env with action masks."""
 
     # gym.Env declares metadata an instance variable: a ClassVar annotation here would clash with it.
@@ -161,17 +161,6 @@ class SixtySixEnv(gym.Env[Any, int]):
         self._done = False
 
     # ------------------------------------------------------------------ the game, for the episode
-    def _new_match(self, rng: random.Random, first_deal: Deal | None) -> Match:
-        return Match(self.rules, rng, first_deal=first_deal)
-
-    def _deal_from_options(self, spec: Any) -> Deal | None:
-        return _deal_from_options(spec, self.rules)
-
-    def _step_rewards(self, deal: Deal, before: tuple[int, ...]) -> tuple[float, float]:
-        match = self.match
-        assert match is not None
-        match_over = match.is_over if self.episode == "match" else None
-        return step_rewards(self.reward_scheme, deal, (before[0], before[1]), match_over, self.shaping_scale)
 
     # ------------------------------------------------------------------ helpers
     @property

@@ -60,7 +60,7 @@ Version history: v0, first release.
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -109,7 +109,34 @@ def env(illegal_reward: float | None = None, wrapper: str = "fused", **kwargs: A
     return wrap(raw_env(**kwargs), illegal_reward, wrapper)
 
 
-class raw_env(SixtySixAEC):
+class TwoPlayerGame:
+    """The two-player game's hooks for the shared episode loop (``envs/episode.py``), one copy for
+    both the AEC env and the Gymnasium env."""
+
+    rules: Rules
+    episode: str
+    reward_scheme: str
+    shaping_scale: float
+
+    if TYPE_CHECKING:  # each env has its own (the mixin must not shadow SixtySixAEC's)
+
+        @property
+        def match(self) -> Match | None: ...
+
+    def _new_match(self, rng: random.Random, first_deal: Deal | None) -> Match:
+        return Match(self.rules, rng, first_deal=first_deal)
+
+    def _deal_from_options(self, spec: Any) -> Deal | None:
+        return _deal_from_options(spec, self.rules)
+
+    def _step_rewards(self, deal: Deal, before: tuple[int, ...]) -> tuple[float, float]:
+        match = self.match
+        assert match is not None
+        match_over = match.is_over if self.episode == "match" else None
+        return step_rewards(self.reward_scheme, deal, (before[0], before[1]), match_over, self.shaping_scale)
+
+
+class raw_env(TwoPlayerGame, SixtySixAEC):
     """The two-player game on the shared AEC bookkeeping of :class:`~.base.SixtySixAEC`."""
 
     metadata: ClassVar[dict[str, Any]] = {**SixtySixAEC.metadata, "name": "sixtysix_v0"}
@@ -144,18 +171,6 @@ class raw_env(SixtySixAEC):
             observation_key=observation_key,
         )
         self.state_space = spaces.Box(0.0, 4.0, shape=(STATE_SIZE,), dtype=np.float32)
-
-    def _new_match(self, rng: random.Random, first_deal: Deal | None) -> Match:
-        return Match(self.rules, rng, first_deal=first_deal)
-
-    def _deal_from_options(self, spec: Any) -> Deal | None:
-        return _deal_from_options(spec, self.rules)
-
-    def _step_rewards(self, deal: Deal, before: tuple[int, ...]) -> tuple[float, float]:
-        match = self.match
-        assert match is not None
-        match_over = match.is_over if self.episode == "match" else None
-        return step_rewards(self.reward_scheme, deal, (before[0], before[1]), match_over, self.shaping_scale)
 
     def _action_label(self, action: int, decision: Any) -> str:
         return action_label(action)
