@@ -499,3 +499,46 @@ def test_the_text_helpers_make_every_control_character_visible_and_markdown_iner
         "\\- item", "\\+ x", "1\\. one", "\\> q", "\\=== ", "a-b 1.5", "my_bot", "a\\_\\_b\\_",
     ]  # fmt: skip
     assert html_text('<b a="1">\x1b') == "&lt;b a=&quot;1&quot;&gt;\\x1b"
+
+
+class _Unfreezable:
+    """A cgroup whose freeze never settles (a process held out of the freezer)."""
+
+    class support:  # mirrors the one method of cgroups.Support used here
+        @staticmethod
+        def holds(what: str) -> bool:
+            return what == "freeze"
+
+    def __init__(self) -> None:
+        self.tries = 0
+        self.destroyed = False
+
+    def pids(self) -> list[int]:
+        return []
+
+    def freeze(self) -> bool:
+        self.tries += 1
+        return False
+
+    def destroy(self) -> None:
+        self.destroyed = True
+
+
+def test_a_game_whose_group_will_not_freeze_is_ended_and_lost_not_left_running() -> None:
+    from sixtysix_env.tournament.host import FREEZE_TRIES, BotDied, Game
+
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], start_new_session=True)
+    mine, theirs = socket.socketpair()
+    group = _Unfreezable()
+    game = Game(mine, proc.pid, None, group)  # type: ignore[arg-type]
+    try:
+        with pytest.raises(BotDied, match="could not be frozen between questions"):
+            game._stop()
+        assert group.tries == FREEZE_TRIES
+        assert game.closed and group.destroyed
+        assert proc.wait(5.0) == -signal.SIGKILL  # the game's processes are killed, not left running
+    finally:
+        theirs.close()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

@@ -287,6 +287,10 @@ them (microseconds on an idle machine; tens of milliseconds on a loaded one, whe
 froze processes still running, which then show as sleeping rather than stopped)."""
 
 
+FREEZE_TRIES = 3
+"""How often the host tries to freeze a game's cgroup after an answer before it ends the game."""
+
+
 class Game:
     """One game process (and its cgroup, where they hold): ``ask`` a question, timed by the
     host; stopped (and frozen) between questions."""
@@ -313,14 +317,25 @@ class Game:
 
     def _stop(self) -> None:
         """Stop the process group, then freeze the cgroup: a process frozen before its stop
-        lands would show as sleeping, not stopped, so the host waits (briefly) for the stop."""
+        lands would show as sleeping, not stopped, so the host waits (briefly) for the stop.
+
+        A group that does not freeze (``FREEZE_TRIES`` times) could go on computing between
+        questions, so the game is killed and the bot loses it (``BotDied``)."""
         self._signal(signal.SIGSTOP)
         if self.group is None or not self.group.support.holds("freeze"):
             return
         end = time.monotonic() + STOP_WAIT_S
         while time.monotonic() < end and not all(_stopped(p, self.pid) for p in self.group.pids()):
             time.sleep(0.0002)
-        self.group.freeze()
+        for _ in range(FREEZE_TRIES):
+            if self.group.freeze():
+                return
+            self._signal(signal.SIGSTOP)  # a process may have left the stop (a SIGCONT of its own)
+        self.kill()
+        raise BotDied(
+            f"its processes could not be frozen between questions ({FREEZE_TRIES} tries of "
+            f"{cgroups.FREEZE_WAIT_S} s each), so the game was ended"
+        )
 
     def _go(self) -> None:
         """Thaw the cgroup, then continue the process group."""
