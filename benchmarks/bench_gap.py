@@ -11,7 +11,16 @@ Every agent (and the oracle, which sees every card: ``sixtysix_env.agents.oracle
 - **deal win rate**: deals won (a drawn deal counts half);
 - **gap closed** = G / G(oracle), on the same deals, with a 95% interval by the delta method on
   the deal pairs (d_i = a_i - r o_i);
-- **CPU ms per decision**: the agent's mean CPU time (``time.process_time``) per decision it took.
+- **CPU ms per decision**: the agent's mean CPU time (``time.process_time``) per decision it took;
+- **G reduced**: G with the luck of the stock draws taken out (``sixtysix_env.arena.variance``,
+  docs/evaluation.md): the same mean (unbiased), a narrower interval; **variance ratio** = how many
+  times fewer deal pairs give that width. Fair agents only (the oracle sees the stock), and rules
+  the batched engine plays; ``--no-reduce`` leaves it out. With the oracle, **gap closed
+  (reduced)** = G reduced / G(oracle);
+- **match win rate**: ``--matches`` duplicate match pairs to the rules' ``match_target`` (7 in
+  standard), played as real matches (``sixtysix_env.match.Match``: dealer rotation, the deal's
+  match score) on shuffles of their own, each match twice with the seats swapped; a 95% Wilson
+  interval over the matches. The oracle plays none (its deals cost seconds each).
 
 The oracle is an upper bound that no fair agent can reach; with ``--no-oracle`` (``--oracle
 none``) the gap column is left out. Among its optimal actions it plays the opponent's own choice in
@@ -43,6 +52,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a script from a checkout
@@ -50,11 +60,16 @@ if str(ROOT) not in sys.path:  # run as a script from a checkout
 
 from sixtysix_env.agents.oracle import OracleAgent  # noqa: E402
 from sixtysix_env.agents.spec import AgentSpec, parse_agent_spec  # noqa: E402
+from sixtysix_env.arena.matches import duplicate_match, match_tally  # noqa: E402
 from sixtysix_env.arena.play import ready_agent  # noqa: E402
-from sixtysix_env.cli_options import add_deals, add_rules, add_seed, add_workers  # noqa: E402
+from sixtysix_env.arena.run import REDUCE_PLAYOUTS, check_reduce  # noqa: E402
+from sixtysix_env.cli_options import add_count, add_deals, add_rules, add_seed, add_workers  # noqa: E402
 from sixtysix_env.distributed import ADDRESS_HELP, RayExecutor, cli_ray_address  # noqa: E402
 from sixtysix_env.engine import Deal  # noqa: E402
 from sixtysix_env.rules import PRESETS, Rules, get_rules  # noqa: E402
+
+if TYPE_CHECKING:
+    from sixtysix_env.arena.variance import Reduced
 
 Z95 = 1.959964
 Chooser = Callable[[Deal, random.Random], int]
@@ -70,15 +85,24 @@ class Result:
     pair_points: list[tuple[int, int]] = field(default_factory=list)
     pair_cpu: list[float] = field(default_factory=list)
     pair_decisions: list[int] = field(default_factory=list)
+    pair_corrections: list[tuple[float, float]] = field(default_factory=list)
+    """Per deal pair, each seating's draw correction (``arena.variance``); empty when not computed."""
+    match_won: list[tuple[bool, bool]] = field(default_factory=list)
+    """Per duplicate match pair: won with the agent in seat 0, in seat 1."""
 
     def extend(self, other: Result) -> None:
         self.pair_points.extend(other.pair_points)
         self.pair_cpu.extend(other.pair_cpu)
         self.pair_decisions.extend(other.pair_decisions)
+        self.pair_corrections.extend(other.pair_corrections)
+        self.match_won.extend(other.match_won)
 
     def prefix(self, count: int) -> Result:
         """The first ``count`` deal pairs (the deals of a smaller run are the first ones of a larger)."""
-        return Result(self.label, self.pair_points[:count], self.pair_cpu[:count], self.pair_decisions[:count])
+        corrections = self.pair_corrections[:count]
+        return Result(
+            self.label, self.pair_points[:count], self.pair_cpu[:count], self.pair_decisions[:count], corrections
+        )
 
     @property
     def deals(self) -> int:
@@ -105,10 +129,27 @@ class Result:
         decisions = sum(self.pair_decisions)
         return 1000 * sum(self.pair_cpu) / decisions if decisions else float("nan")
 
+    def reduced(self) -> Reduced | None:
+        """G with the draw luck taken out (cross-fitted over even and odd deal pairs), or None."""
+        if not self.pair_corrections or len(self.pair_corrections) != len(self.pair_points):
+            return None
+        from sixtysix_env.arena.variance import reduce_values  # numba: only when corrections were computed
 
-def gap_closed(agent: Result, oracle: Result) -> tuple[float, float, float]:
-    """G(agent) / G(oracle) and its 95% delta-method interval over the same deal pairs."""
-    a, o = agent.pair_means(), oracle.pair_means()
+        corrections = [(a + b) / 2 for a, b in self.pair_corrections]
+        return reduce_values(self.pair_means(), corrections, [i % 2 for i in range(len(corrections))])
+
+    def reduced_means(self) -> list[float]:
+        """Each deal pair's reduced value (the same coefficients as :meth:`reduced`)."""
+        r = self.reduced()
+        assert r is not None
+        pairs = zip(self.pair_means(), self.pair_corrections, strict=True)
+        return [m - r.betas[i % 2] * (a + b) / 2 for i, (m, (a, b)) in enumerate(pairs)]
+
+
+def gap_closed(agent: Result, oracle: Result, reduced: bool = False) -> tuple[float, float, float]:
+    """G(agent) / G(oracle) and its 95% delta-method interval over the same deal pairs (``reduced``:
+    the agent's reduced pair values, the oracle's plain ones)."""
+    a, o = agent.reduced_means() if reduced else agent.pair_means(), oracle.pair_means()
     mo = statistics.fmean(o)
     if mo == 0:
         return math.nan, math.nan, math.nan
@@ -121,9 +162,15 @@ def gap_closed(agent: Result, oracle: Result) -> tuple[float, float, float]:
 
 
 def play(
-    deal: Deal, seat: int, me: Chooser, them: Chooser, rngs: tuple[random.Random, random.Random]
+    deal: Deal,
+    seat: int,
+    me: Chooser,
+    them: Chooser,
+    rngs: tuple[random.Random, random.Random],
+    played: list[Deal] | None = None,
 ) -> tuple[int, float, int]:
-    """Plays ``deal`` (a copy) with ``me`` in ``seat``; returns (my game points, my CPU s, my decisions)."""
+    """Plays ``deal`` (a copy) with ``me`` in ``seat``; returns (my game points, my CPU s, my decisions).
+    ``played`` gets the finished copy."""
     d = deal.clone()
     cpu = 0.0
     decisions = 0
@@ -137,6 +184,8 @@ def play(
         else:
             action = them(d, rngs[p])
         d.apply(action)
+    if played is not None:
+        played.append(d)
     return d.returns()[seat], cpu, decisions
 
 
@@ -174,27 +223,54 @@ def oracle_label(oracle: str, opponent: AgentSpec) -> str:
     return f"oracle (cheats, ties: {opponent.label if oracle == 'opponent' else 'first'})"
 
 
-Job = tuple[str, "AgentSpec | str", AgentSpec, Rules, int, int, Sequence[int]]
+Job = tuple[str, "AgentSpec | str", AgentSpec, Rules, int, int, Sequence[int], str]
 
 
 def play_pairs(job: Job) -> Result:
-    """The games of deal pairs ``indices`` (one worker's share; seeds depend only on the index)."""
-    label, me_spec, them_spec, rules, count, seed, indices = job
+    """The games of deal pairs ``indices`` (one worker's share; seeds depend only on the index),
+    with each seating's draw correction when ``reduce`` (the job's last item: ``"agents"`` or
+    ``"heuristic"``, who plays the playouts; ``""``: none) is set."""
+    label, me_spec, them_spec, rules, count, seed, indices, reduce = job
     deals = make_deals(rules, count, seed)
     # a fresh opponent per agent: no state carried over
     me, them = chooser(me_spec, rules, them_spec), chooser(them_spec, rules, them_spec)
     res = Result(label)
+    nets = (None, None)
+    if reduce:
+        from sixtysix_env.arena.variance import draw_correction, playout_nets
+
+        if reduce == "agents" and not isinstance(me_spec, str):
+            nets = playout_nets([ready_agent(me_spec, rules), ready_agent(them_spec, rules)], rules)
     for i in indices:
-        points, cpu, decisions = [], 0.0, 0
+        points, cpu, decisions, played = [], 0.0, 0, []
         for seat in (0, 1):
-            g, c, n = play(deals[i], seat, me, them, player_rngs(seed, i, seat))
+            g, c, n = play(deals[i], seat, me, them, player_rngs(seed, i, seat), played)
             points.append(g)
             cpu += c
             decisions += n
         res.pair_points.append((points[0], points[1]))
         res.pair_cpu.append(cpu)
         res.pair_decisions.append(decisions)
+        if reduce:  # one Monte Carlo seed for both seatings: the noise of equal positions cancels
+            mc = seed * 1_000_003 + i
+            by_seat = (nets, nets[::-1])  # the agent's network plays the agent's seat
+            c0, c1 = (draw_correction(d, seat, seed=mc, nets=by_seat[seat]) for seat, d in enumerate(played))
+            res.pair_corrections.append((c0, c1))
     return res
+
+
+MatchJob = tuple[AgentSpec, AgentSpec, Rules, int, Sequence[int]]
+
+
+def play_matches(job: MatchJob) -> list[tuple[bool, bool]]:
+    """Duplicate match pairs ``indices`` (``arena.matches.duplicate_match``): won in seat 0, in seat 1."""
+    me_spec, them_spec, rules, seed, indices = job
+    me, them = chooser(me_spec, rules, them_spec), chooser(them_spec, rules, them_spec)
+    out = []
+    for m in indices:
+        first, second = duplicate_match(rules, f"gap/{seed}", m, me, them)
+        out.append((first.won, second.won))
+    return out
 
 
 def run(
@@ -209,12 +285,17 @@ def run(
     start: int = 0,
     on_block: Callable[[Result], None] | None = None,
     executor: RayExecutor | None = None,
+    reduce: str = "",
+    matches: int = 0,
 ) -> Result:
     """Deal pairs ``start`` to ``count - 1``, split over ``workers`` processes in blocks of 5 (same
     results for any count); ``on_block`` sees the games so far after each block, in order.
-    ``executor`` (``--ray``) plays the blocks on a Ray cluster instead, with the same results."""
+    ``executor`` (``--ray``) plays the blocks on a Ray cluster instead, with the same results.
+    ``reduce``: also each pair's draw corrections (a fair agent only), with ``"agents"`` or
+    ``"heuristic"`` playouts (see ``--reduce-playouts``); ``matches``: that many
+    duplicate match pairs too (a fair agent only)."""
     blocks = [range(i, min(i + 5, count)) for i in range(start, count, 5)]
-    jobs = [(label, me, them, rules, count, seed, b) for b in blocks]
+    jobs = [(label, me, them, rules, count, seed, b, reduce) for b in blocks]
     bar = None
     if progress:
         try:
@@ -234,6 +315,11 @@ def run(
                 on_block(res)
             if bar is not None:
                 bar.update(len(part.pair_points))
+        if matches and not isinstance(me, str):
+            match_jobs = [(me, them, rules, seed, range(i, min(i + 5, matches))) for i in range(0, matches, 5)]
+            played = runner.map(play_matches, match_jobs) if runner is not None else map(play_matches, match_jobs)
+            for won in played:
+                res.match_won.extend(won)
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
@@ -290,9 +376,13 @@ def oracle_run(
     return done
 
 
-def table(results: list[Result], oracle: Result | None, against: str) -> str:
+def table(results: list[Result], oracle: Result | None, against: str, target: int | None = None) -> str:
+    """The benchmark's table; the reduced and match columns appear when some row has them
+    (``target``: the match target named in the header)."""
     from tabulate import tabulate
 
+    any_reduced = any(r.reduced() is not None for r in results)
+    any_matches = any(r.match_won for r in results)
     rows = []
     for r in results:
         lo, hi = r.g_interval()
@@ -304,11 +394,29 @@ def table(results: list[Result], oracle: Result | None, against: str) -> str:
                 g, glo, ghi = gap_closed(r, oracle)
                 row.append(f"{g:.2f} [{glo:.2f}, {ghi:.2f}]")
         row.append(f"{r.ms_per_decision():.2f}")
+        red = r.reduced()
+        if any_reduced:
+            row.append(f"{red.mean:+.3f} [{red.low:+.3f}, {red.high:+.3f}]" if red is not None else "-")
+            row.append(f"{red.ratio:.2f}" if red is not None else "-")
+            if oracle is not None:
+                if red is None or r is oracle:
+                    row.append("-")
+                else:
+                    g, glo, ghi = gap_closed(r, oracle, reduced=True)
+                    row.append(f"{g:.2f} [{glo:.2f}, {ghi:.2f}]")
+        if any_matches:
+            row.append(match_tally([w for pair in r.match_won for w in pair]).text())
         rows.append(row)
     headers = ["agent", f"G vs {against} [95% CI]", "deal win rate"]
     if oracle is not None:
         headers.append("gap closed = G / G(oracle) [95% CI]")
     headers.append("CPU ms per decision")
+    if any_reduced:
+        headers += ["G reduced [95% CI]", "variance ratio"]
+        if oracle is not None:
+            headers.append("gap closed (reduced)")
+    if any_matches:
+        headers.append(f"match win rate{f' to {target}' if target else ''} [95% CI] of matches")
     return tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True)
 
 
@@ -342,6 +450,28 @@ def parser() -> argparse.ArgumentParser:
     add_workers(ap, help="processes (the results do not depend on it)")
     ap.add_argument("--json", default=None, help="write every agent's per-pair results to this file")
     ap.add_argument(
+        "--reduce",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="also G with the luck of the stock draws taken out (unbiased, narrower interval; docs/evaluation.md); "
+        "default: on where the rules allow it (the batched engine's presets)",
+    )
+    ap.add_argument(
+        "--reduce-playouts",
+        choices=REDUCE_PLAYOUTS,
+        default="agents",
+        help="who plays the playouts of the reduced estimate: an agent with a policy network (ppo) its own seat "
+        "and the heuristic the others, or the heuristic throughout (cheaper, less variance removed)",
+    )
+    add_count(
+        ap,
+        "--matches",
+        default=None,
+        at_least=0,
+        help="duplicate match pairs per agent, to the rules' match target (default: one per 8 deal pairs, "
+        "at least 1; 0: none)",
+    )
+    ap.add_argument(
         "--ray", type=cli_ray_address, default=None, metavar="ADDRESS", help=f"play on a Ray cluster: {ADDRESS_HELP}"
     )
     return ap
@@ -362,6 +492,11 @@ def main(argv: Sequence[str] | None = None) -> str:
             ap.error(f"agent {text!r}: {e}")
     opponent = specs.pop()
     rules = get_rules(args.rules)
+    matches = max(1, args.deals // 8) if args.matches is None else args.matches
+    try:
+        reduce = check_reduce(args.reduce, rules)
+    except ValueError as e:
+        ap.error(f"--reduce: {e}")
     print(
         f"{args.deals} duplicate deals ({2 * args.deals} games) per agent, {rules.name} rules, "
         f"against {opponent.label}, seed {args.seed}, oracle: {args.oracle}",
@@ -378,10 +513,11 @@ def main(argv: Sequence[str] | None = None) -> str:
         results.append(oracle)
     for spec in specs:
         played = (spec.label, spec, opponent, rules, args.deals, args.seed, args.progress, args.workers)
-        results.append(run(*played, executor=executor))
+        playouts = args.reduce_playouts if reduce else ""
+        results.append(run(*played, executor=executor, reduce=playouts, matches=matches))
     if executor is not None:
         executor.shutdown()
-    out = table(results, oracle, opponent.label)
+    out = table(results, oracle, opponent.label, rules.match_target)
     print(out)
     if args.json:
         Path(args.json).write_text(json.dumps([dataclasses.asdict(r) for r in results], indent=1))

@@ -17,6 +17,7 @@ loop shape, no network. The first iteration (torch warm-up) is not counted.
     python benchmarks/bench_training.py             # ~3 minutes
     python benchmarks/bench_training.py --quick     # ~1 minute
     python benchmarks/bench_training.py --fast-loop # ~2 minutes: train_ppo.py's setup against train_fast.py
+    python benchmarks/bench_training.py --selfplay  # ~10 minutes: the CleanRL loops' learner decisions/s
 
 ``--fast-loop`` compares whole PPO iterations (collect + learn) of the two training scripts at
 their own settings: ``baselines/train_ppo.py``'s MaskablePPO (16 ``SixtySix-v0`` envs in a
@@ -248,6 +249,56 @@ def fast_loop_comparison(args: argparse.Namespace) -> None:
     print(f"train_fast.py / train_ppo.py: {np.median(fast) / np.median(sb3):.1f}x the samples per second (medians)")
 
 
+SELFPLAY_ROUTES = {
+    "heuristic route (cleanrl_ppo.py)": ["examples/cleanrl_ppo.py"],
+    "--opponent self (cleanrl_ppo.py)": ["examples/cleanrl_ppo.py", "--opponent", "self"],
+    "both seats, pure self-play (cleanrl_selfplay.py)": [
+        "examples/cleanrl_selfplay.py", "--self", "1", "--heuristic", "0", "--past", "0",
+    ],
+    "both seats, league 50/40/10 (cleanrl_selfplay.py)": ["examples/cleanrl_selfplay.py"],
+}  # fmt: skip
+"""The CleanRL-style training loops ``--selfplay`` times, by what each trains on."""
+
+
+def selfplay_comparison(args: argparse.Namespace) -> None:
+    """Learner decisions trained per second of each CleanRL-style loop (whole loop: env, forward
+    passes, PPO epochs), each run as its own process for ``--selfplay-seconds`` at the same
+    rollout shape, the routes interleaved ``--iterations`` times; medians and same-run ratios."""
+    import re
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    n, steps = args.num_envs[0], args.n_steps
+    common = ["--minutes", str(args.selfplay_seconds / 60), "--eval-deals", "0", "--save-npz", ""]
+    common += ["--num-envs", str(n), "--num-steps", str(steps), "--seed", str(args.seed)]
+    rates: dict[str, list[float]] = {name: [] for name in SELFPLAY_ROUTES}
+    t0 = time.perf_counter()
+    for _ in range(args.iterations):
+        for name, cmd in SELFPLAY_ROUTES.items():
+            out = subprocess.run(
+                [sys.executable, *cmd, *common], cwd=root, capture_output=True, text=True, check=True
+            ).stdout
+            m = re.search(r"trained (\d+) steps in (\d+) s", out)
+            assert m, out
+            rates[name].append(int(m.group(1)) / int(m.group(2)))
+    load = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),) * 3
+    print(
+        f"CleanRL-style PPO loops, {n} envs x {steps} steps per update, 4 epochs x 4 minibatches, 256x256 tanh, "
+        f"1 torch thread, {date.today()}, {os.cpu_count()} cores, load average {load[0]:.2f} / {load[1]:.2f} / "
+        f"{load[2]:.2f} at the end, {time.perf_counter() - t0:.0f} s in all; {args.iterations} runs of "
+        f"{args.selfplay_seconds:g} s each, interleaved (a run's rate: its decisions / its training seconds, "
+        "as the example prints them)."
+    )
+    print()
+    print("| loop | median learner decisions/s | runs | vs heuristic route | vs --opponent self |")
+    print("|---|---:|---|---:|---:|")
+    base, old = (np.median(rates[k]) for k in list(SELFPLAY_ROUTES)[:2])
+    for name, r in rates.items():
+        runs = ", ".join(f"{x:,.0f}" for x in r)
+        med = np.median(r)
+        print(f"| {name} | {med:,.0f} | {runs} | {med / base:.2f}x | {med / old:.2f}x |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_rules(parser, notation=True, help="Sixty-Six preset")
@@ -270,7 +321,22 @@ def main() -> None:
         help="compare train_ppo.py's MaskablePPO with train_fast.py's loop, each at its own settings "
         "(uses --rules, --seed, --iterations)",
     )
+    parser.add_argument(
+        "--selfplay",
+        action="store_true",
+        help="learner decisions/s of the CleanRL-style loops: the heuristic route, --opponent self, both seats "
+        "(examples/cleanrl_selfplay.py); uses the first --num-envs (128 here by default), --n-steps (64), "
+        "--iterations, --seed",
+    )
+    parser.add_argument("--selfplay-seconds", type=cli_int, default=40, help="each --selfplay run's training time")
     args = parser.parse_args()
+    if args.selfplay:
+        if args.num_envs == [16, 256]:
+            args.num_envs = [128]
+        if args.n_steps == 128:
+            args.n_steps = 64
+        selfplay_comparison(args)
+        return
     if args.fast_loop:
         fast_loop_comparison(args)
         return

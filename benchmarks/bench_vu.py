@@ -15,6 +15,13 @@ lost, 1 to 3 a game), with a 95% normal interval; win rate as first and as secon
 per decision (``time.process_time`` around each ``get_move``) of ours, the translation from the
 perspective included, and of the opponent. A game that raises is counted apart (``errors``), with
 its message in ``--json``, and left out of the other columns.
+
+A second table gives the match-level row of each agent: the games, in order, chained into
+consecutive matches to the ``vu`` preset's ``match_target`` (7 game points), with a 95% Wilson
+interval. Chaining is valid here (``sixtysix_env.arena.matches.chain_matches``): no bot sees a
+match score (the package's engine has none), the decks are independent, and the seats alternate
+game by game, as the ``vu`` preset's dealer does (``next_dealer="alternate"``). A failed game voids
+the match it falls in; a match still open after the last game is left out.
 """
 
 from __future__ import annotations
@@ -38,10 +45,14 @@ if str(ROOT) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(ROOT))
 
 from sixtysix_env.agents.spec import AgentSpec, parse_agent_spec  # noqa: E402
+from sixtysix_env.arena.matches import chain_matches, match_tally  # noqa: E402
 from sixtysix_env.checks import parse_int_text  # noqa: E402
 from sixtysix_env.cli_options import add_count, add_seed, add_workers  # noqa: E402
+from sixtysix_env.rules import get_rules  # noqa: E402
 
 Z95 = 1.959964
+MATCH_TARGET = get_rules("vu").match_target
+"""Game points that win a match in the ``vu`` preset (7): the target of the match row."""
 INSTALL = 'pip install schnapsen (or, in a checkout, pip install -e ".[test]")'
 
 
@@ -273,6 +284,9 @@ def summarize(label: str, results: Sequence[GameResult], wall_s: float) -> dict[
         seats[seat] = (sum(r.won for r in games), len(games))
     our_decisions = sum(r.our_decisions for r in ok)
     their_decisions = sum(r.their_decisions for r in ok)
+    in_order = sorted(results, key=lambda r: r.index)
+    matches = chain_matches([None if r.error else r.points for r in in_order], [r.seat for r in in_order], MATCH_TARGET)
+    tally = match_tally([m.won for m in matches])
     return {
         "agent": label,
         "games": n,
@@ -291,6 +305,11 @@ def summarize(label: str, results: Sequence[GameResult], wall_s: float) -> dict[
         if their_decisions
         else math.nan,
         "wall_s": wall_s,
+        "matches": tally.matches,
+        "match_wins": tally.wins,
+        "match_win_rate": tally.rate,
+        "match_win_rate_ci": tally.ci,
+        "games_per_match": statistics.fmean(m.deals for m in matches) if matches else math.nan,
     }
 
 
@@ -329,6 +348,20 @@ def table(summaries: Sequence[dict[str, Any]], opponent: str) -> str:
         "its CPU ms/decision",
         "errors",
     ]
+    return tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True)
+
+
+def match_table(summaries: Sequence[dict[str, Any]], opponent: str) -> str:
+    """The match-level row of each agent: its games chained into matches to ``MATCH_TARGET``."""
+    from tabulate import tabulate
+
+    rows = []
+    for s in summaries:
+        lo, hi = s["match_win_rate_ci"]
+        rate = f"{s['match_win_rate']:.3f} [{lo:.3f}, {hi:.3f}]" if s["matches"] else "-"
+        per = f"{s['games_per_match']:.2f}" if s["matches"] else "-"
+        rows.append([s["agent"], s["matches"], s["match_wins"], rate, per])
+    headers = ["agent", f"matches to {MATCH_TARGET}", "won", f"match win rate vs {opponent} [95% CI]", "games/match"]
     return tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True)
 
 
@@ -420,7 +453,7 @@ def main(argv: Sequence[str] | None = None) -> str:
     finally:
         if pool is not None:
             pool.shutdown()
-    out = table(summaries, against)
+    out = table(summaries, against) + "\n\n" + match_table(summaries, against)
     print(out)
     if args.json:
         doc = {"opponent": args.opponent, "opponent_label": against, "games": args.games, "seed": args.seed}

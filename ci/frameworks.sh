@@ -53,6 +53,12 @@ for name in "${names[@]}"; do
         --no-progress --out "$out/$name-arena" > /dev/null
       echo "== $name: the arena played the saved weights ($out/$name.npz), the curve is drawn" ;;
   esac
+  case "$name" in  # both seats' decisions with a league (docs/selfplay.md)
+    cleanrl) "$venv/bin/python" examples/cleanrl_selfplay.py --total-timesteps 2048 --num-envs 32 --num-steps 32 \
+      --eval-deals 0 --save-npz "" ;;
+    torchrl) "$venv/bin/python" examples/torchrl_ppo.py --selfplay --frames 512 --frames-per-batch 256 \
+      --minibatch 128 --envs 8 --eval-deals 0 --save-npz "" ;;
+  esac
   if [ -f "tests/test_frameworks_$name.py" ]; then  # the framework's own data check (no decision lost)
     "$venv/bin/python" -m pytest "tests/test_frameworks_$name.py" -q -p no:cacheprovider
   fi

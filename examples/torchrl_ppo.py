@@ -19,6 +19,15 @@ and critic are saved as numpy weights (``--save-npz``, default ``results/torchrl
 arena plays as ``ppo:path=FILE``: ``python -m sixtysix_env.arena --agents
 ppo:path=results/torchrl_ppo.npz,heuristic``. TorchRL's INFO log lines are silenced
 (``RL_LOGGING_LEVEL=WARNING`` unless set).
+
+``--selfplay`` trains on both seats' decisions with a league instead
+(``sixtysix_env.envs.selfplay.SelfPlayVectorEnv``, wrapped as the ``EnvBase`` below): ``--league
+SELF,HEURISTIC,PAST`` shares of the envs (both-seat self-play, the heuristic in one seat, a past
+self from a pool of snapshots taken every ``--snapshot-every`` batches). Each frame is the
+decision of the seat to act (``current_player``), its reward ``(2,)`` per seat. TorchRL's GAE
+assumes an agent's consecutive frames follow each other; here a seat's next decision is two or
+more frames on, so the advantages come from ``seat_advantages`` (per-seat GAE) and are written to
+the batch's ``advantage`` and ``value_target``, which ``ClipPPOLoss`` then reads as given.
 """
 
 from __future__ import annotations
@@ -62,8 +71,23 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default="results/torchrl_ppo.npz",
         help="write the trained networks here as numpy weights the arena plays as ppo:path=FILE ('' saves nothing)",
     )
+    p.add_argument("--selfplay", action="store_true", help="train both seats' decisions with a league (see above)")
+    p.add_argument("--league", default="0.5,0.4,0.1", help="--selfplay: shares SELF,HEURISTIC,PAST of the envs")
+    p.add_argument("--snapshot-every", type=cli_int, default=50, help="--selfplay: batches between snapshots")
     add_curve_arguments(p)
     args = p.parse_args(argv)
+    if args.selfplay:
+        try:
+            shares = [float(x) for x in args.league.split(",")]
+        except ValueError:
+            shares = []
+        if len(shares) != 3 or min(shares) < 0 or sum(shares) > 1 + 1e-9:
+            p.error(
+                f"--league takes three shares SELF,HEURISTIC,PAST (each >= 0, at most 1 in all), got {args.league!r}"
+            )
+        args.league = dict(zip(("self", "heuristic", "past"), shares, strict=True))
+        if args.single or args.frames_per_batch % args.envs:
+            p.error("--selfplay runs the batched env: no --single, and --frames-per-batch a multiple of --envs")
     if args.save_npz and not args.save_npz.endswith(".npz"):
         p.error(f"--save-npz must name a .npz file, got {args.save_npz!r}")
     if args.minibatch > args.frames_per_batch:
@@ -98,6 +122,97 @@ def make_env(args: argparse.Namespace) -> Any:
         )
     env.set_seed(args.seed)
     return env
+
+
+def make_selfplay_env(args: argparse.Namespace) -> Any:
+    """``SelfPlayVectorEnv`` (both seats, the league of ``--league``) as a TorchRL ``EnvBase`` of
+    batch size N: ``observation``, bool ``action_mask`` and ``current_player`` of the seat to act,
+    ``reward`` (N, 2) per seat. The env deals again itself when a deal ends (same step), so a
+    reset of some envs returns what they already show."""
+    from tensordict import TensorDict
+    from torchrl.data import Binary, Categorical, Composite, Unbounded
+    from torchrl.envs import EnvBase
+
+    from sixtysix_env.envs.selfplay import SelfPlayVectorEnv
+    from sixtysix_env.envs.vector_opponents import SnapshotPool
+
+    class SelfPlayTorchEnv(EnvBase):
+        def __init__(self, env: SelfPlayVectorEnv) -> None:
+            n = env.num_envs
+            super().__init__(batch_size=torch.Size([n]))
+            self.env, self._seed = env, None
+            self.observation_spec = Composite(
+                observation=Unbounded((n, 235), dtype=torch.float32),
+                action_mask=Binary(n=32, shape=(n, 32), dtype=torch.bool),
+                current_player=Categorical(2, shape=(n,), dtype=torch.int64),
+                shape=(n,),
+            )
+            self.action_spec = Categorical(32, shape=(n,), dtype=torch.int64)
+            self.reward_spec = Unbounded((n, 2), dtype=torch.float32)
+            self._started = False
+
+        def _view(self, obs: np.ndarray, infos: dict[str, Any]) -> dict[str, torch.Tensor]:
+            return {
+                "observation": torch.as_tensor(obs),
+                "action_mask": torch.as_tensor(infos["action_mask"], dtype=torch.bool),
+                "current_player": torch.as_tensor(infos["current_player"]),
+            }
+
+        def _reset(self, tensordict: Any = None, **kwargs: Any) -> Any:
+            if not self._started:
+                obs, infos = self.env.reset(seed=self._seed)
+                self._started = True
+            else:  # a finished deal was dealt again in the step that ended it
+                obs, infos = self.env._observation(), self.env._infos()
+            return TensorDict(self._view(obs, infos), batch_size=self.batch_size)
+
+        def _step(self, tensordict: Any) -> Any:
+            obs, rewards, terminated, truncated, infos = self.env.step(tensordict["action"].numpy())
+            done = torch.as_tensor(terminated | truncated).unsqueeze(-1)
+            return TensorDict(
+                {
+                    **self._view(obs, infos),
+                    "reward": torch.as_tensor(rewards),
+                    "done": done,
+                    "terminated": torch.as_tensor(terminated).unsqueeze(-1),
+                    "truncated": torch.as_tensor(truncated).unsqueeze(-1),
+                },
+                batch_size=self.batch_size,
+            )
+
+        def _set_seed(self, seed: int | None) -> None:
+            self._seed, self._started = seed, False
+
+    pool = SnapshotPool(8)
+    env = SelfPlayTorchEnv(SelfPlayVectorEnv(args.envs, "standard", seed=args.seed, league=args.league, pool=pool))
+    env.set_seed(args.seed)
+    return env
+
+
+def seat_gae(batch: Any, critic: Any, env: Any, lam: float = 0.95) -> None:
+    """Per-seat GAE (``seat_advantages``) of a collected (N, T) batch, written as ``advantage``
+    and ``value_target`` (N, T, 1); the seats' bootstrap values come from the env where it stopped."""
+    from sixtysix_env.envs.selfplay import seat_advantages
+
+    with torch.no_grad():
+        values = critic.module(batch["observation"]).squeeze(-1).numpy()  # (N, T)
+        sp = env.env
+        seat = sp.current_player
+        last = np.zeros((sp.num_envs, 2), dtype=np.float32)
+        rows = np.arange(sp.num_envs)
+        last[rows, seat] = critic.module(torch.as_tensor(sp.observe(seat))).squeeze(-1).numpy()
+        last[rows, 1 - seat] = critic.module(torch.as_tensor(sp.observe(1 - seat))).squeeze(-1).numpy()
+    adv, ret = seat_advantages(
+        batch["current_player"].numpy().T,
+        batch["next", "reward"].numpy().transpose(1, 0, 2),
+        batch["next", "terminated"].squeeze(-1).numpy().T,
+        values.T,
+        last,
+        gamma=1.0,
+        lam=lam,
+    )
+    batch["advantage"] = torch.as_tensor(adv.T, dtype=torch.float32).unsqueeze(-1)
+    batch["value_target"] = torch.as_tensor(ret.T, dtype=torch.float32).unsqueeze(-1)
 
 
 def make_networks(env: Any, args: argparse.Namespace) -> tuple[Any, Any, nn.Module]:
@@ -146,8 +261,10 @@ def main(argv: list[str] | None = None) -> None:
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
-    env = make_env(args)
+    env = make_selfplay_env(args) if args.selfplay else make_env(args)
     actor, critic, net = make_networks(env, args)
+    if args.selfplay:  # the past selves start as the start
+        env.env.pool.add(to_mlp(net, critic.module, "snapshot 0"), "batch 0")
     loss = ClipPPOLoss(
         actor,
         critic,
@@ -179,8 +296,11 @@ def main(argv: list[str] | None = None) -> None:
     frames = 0
     for i, batch in enumerate(collector, 1):
         frames += batch.numel()
-        with torch.no_grad():
-            gae(batch)
+        if args.selfplay:
+            seat_gae(batch, critic, env)
+        else:
+            with torch.no_grad():
+                gae(batch)
         buffer.extend(batch.reshape(-1))
         for _ in range(args.epochs):
             for _ in range(args.frames_per_batch // args.minibatch):
@@ -191,7 +311,14 @@ def main(argv: list[str] | None = None) -> None:
                 nn.utils.clip_grad_norm_(loss.parameters(), 0.5)
                 opt.step()
         ended = batch["next", "done"].squeeze(-1)
-        rewards = batch["next", "reward"].squeeze(-1)[ended]
+        if args.selfplay:  # the learner's result where the heuristic plays the other seat
+            ended &= torch.as_tensor(env.env.kinds == 1).unsqueeze(-1)  # KINDS[1] == "heuristic"
+            pool = env.env.pool
+            if args.league["past"] > 0 and i % args.snapshot_every == 0:
+                pool.add(to_mlp(net, critic.module, f"snapshot {i}"), f"batch {i}")
+            rewards = batch["next", "reward"][ended].gather(-1, batch["current_player"][ended].unsqueeze(-1))
+        else:
+            rewards = batch["next", "reward"].squeeze(-1)[ended]
         mean = rewards.mean().item() if ended.any() else float("nan")
         print(
             f"batch {i} frames {frames} last-step reward of ended deals {mean:+.3f} ({time.time() - start:.0f} s)",

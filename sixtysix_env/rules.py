@@ -28,6 +28,7 @@ __all__ = [
     "FIELD_CHOICES",
     "Rules",
     "PRESETS",
+    "STUDY_PRESETS",
     "PRESET_INFO",
     "PresetInfo",
     "get_rules",
@@ -86,6 +87,21 @@ SOURCES: dict[str, str] = {
     "ru-old-and-marriage": RU_OLD + "; " + MARIAGE,
     "vu": VU,
 }
+
+
+DECKS: dict[int, tuple[int, int]] = {
+    24: ((1 << 24) - 1, 6),
+    20: (((1 << 24) - 1) & ~sum(1 << (6 * s) for s in range(4)), 5),
+    8: (sum(0b111100 << (6 * s) for s in range(2)), 3),
+}
+"""``deck_size``: (bitmask of the cards in play, hand size). 8 is the miniature's deck: Q K 10 A of
+clubs and spades, hands of 3 and a stock of 2 (docs/miniature.md says why this size)."""
+
+
+def _named_rules() -> dict[str, Rules] | None:
+    """Every rule set with a name (the presets and the study presets); None while they are built."""
+    presets, study = globals().get("PRESETS"), globals().get("STUDY_PRESETS")
+    return None if presets is None or study is None else {**presets, **study}
 
 
 @dataclass(frozen=True)
@@ -224,12 +240,17 @@ class Rules:
             value = getattr(self, field)
             if value not in allowed:
                 raise ValueError(f"Rules.{field}={value!r} is not allowed: choose one of {', '.join(allowed)}")
-        if self.deck_size not in (20, 24):
-            raise ValueError(f"Rules.deck_size={self.deck_size} is not allowed: choose 24 or 20 (no nines)")
+        if self.deck_size not in DECKS:
+            raise ValueError(
+                f"Rules.deck_size={self.deck_size} is not allowed: choose 24 or 20 (no nines), or 8 (Q K 10 A of "
+                "clubs and spades, the miniature)"
+            )
         if as_index(self.exchange_rank) not in list(Rank):  # no bool, float or text standing in for a rank
             raise ValueError(f"Rules.exchange_rank={self.exchange_rank!r} is not allowed: use a Rank (NINE, JACK, ...)")
         if self.deck_size == 20 and self.exchange_rank == Rank.NINE:
             raise ValueError("Rules.exchange_rank=NINE needs the nines: with deck_size=20 use Rank.JACK")
+        if self.deck_size == 8 and self.exchange_rank < Rank.QUEEN:
+            raise ValueError("Rules.exchange_rank must be in the 8-card deck (Q K 10 A): use Rank.QUEEN")
         object.__setattr__(self, "exchange_rank", Rank(self.exchange_rank))
         if not 2 <= self.closing_min_stock <= self.stock_size:
             raise ValueError(
@@ -245,17 +266,17 @@ class Rules:
             raise ValueError(f"Rules.last_trick_bonus={self.last_trick_bonus} is not allowed: use 0..66")
         if not 1 <= self.match_target <= MAX_MATCH_TARGET:
             raise ValueError(f"Rules.match_target={self.match_target} is not allowed: use 1..{MAX_MATCH_TARGET}")
-        object.__setattr__(self, "name", settled_name(self, globals().get("PRESETS")))
+        object.__setattr__(self, "name", settled_name(self, _named_rules()))
 
     def notation(self) -> str:
         """Text that :func:`get_rules` reads back to exactly these rules: the preset's name, the
         derived name (``standard(must_win_trick=False)``), or for a custom label the closest preset
         with the changed fields and the label (``standard(must_win_trick=False, name=mine)``)."""
-        return rules_text(self, PRESETS)
+        return rules_text(self, _named_rules() or PRESETS)
 
     @property
     def hand_size(self) -> int:
-        return 6 if self.deck_size == 24 else 5
+        return DECKS[self.deck_size][1]
 
     @property
     def max_game_points(self) -> int:
@@ -269,11 +290,7 @@ class Rules:
     @property
     def deck_mask(self) -> int:
         """Bitmask of the cards in play (the 20-card deck drops the nines)."""
-        full = (1 << 24) - 1
-        if self.deck_size == 24:
-            return full
-        nines = sum(1 << (6 * s) for s in range(4))
-        return full & ~nines
+        return DECKS[self.deck_size][0]
 
     def replace(self, **changes: object) -> Rules:
         """A copy with some fields changed (validated like a new preset)."""
@@ -447,6 +464,14 @@ PRESETS["vu"] = PRESETS["schnapsen"].replace(
     marriage_lead="king",
 )
 
+STUDY_PRESETS: dict[str, Rules] = {
+    "miniature": Rules(name="miniature", deck_size=8, exchange_rank=Rank.QUEEN),
+}
+"""Rules made for analysis, not taken from a source: ``miniature`` is the standard game on 8 cards
+(Q K 10 A of clubs and spades, hands of 3, a stock of 2), small enough to solve exactly
+(docs/miniature.md, ``python -m sixtysix_env.exploitability.miniature``). :func:`get_rules` and the
+notation know them; ``PRESETS``, which the tables, the web and the batched engine offer, does not."""
+
 
 @dataclass(frozen=True)
 class PresetInfo:
@@ -560,5 +585,5 @@ def get_rules(rules: str | Rules | None = None) -> Rules:
     if isinstance(rules, Rules):
         return rules
     if isinstance(rules, str):
-        return parse_rules_text(rules, PRESETS)
+        return parse_rules_text(rules, _named_rules() or PRESETS)
     raise ValueError(f"unknown rules {rules!r}: choose a preset ({', '.join(PRESETS)}) or pass a Rules object")

@@ -40,7 +40,7 @@ def _play(argv: list[str]) -> int:
 
 
 def test_the_registry_lists_each_games_agents():
-    assert agent_names() == agent_names("two") == ["random", "heuristic", "alphabeta", "pimc", "ismcts", "ppo"]
+    assert agent_names() == agent_names("two") == ["random", "heuristic", "alphabeta", "pimc", "ismcts", "ppo", "br"]
     assert agent_names("three") == agent_names("four") == ["random", "heuristic", "pimc"]
     assert list(REGISTRY) == ["two", "three", "four"]
     assert isinstance(make_agent("pimc", game="four", samples=2), TablePIMCAgent)

@@ -237,6 +237,7 @@ SHORTER = {"learn(50_000)": "learn(256)"}
 """Examples that train: the same code with a budget a test can afford."""
 OPTIONAL = {"torch", "sb3_contrib", "stable_baselines3", "numba", "moviepy", "PIL", "pyspiel", "ray", "flask"}
 """Extras an example may need: without them it skips here, and fails under CI (which installs them)."""
+OPTIONAL |= {"jax", "pgx"}  # the JAX engine's page (docs/jax.md)
 
 
 def _examples() -> list[tuple[str, str]]:

@@ -109,3 +109,48 @@ def test_the_example_saves_weights_the_arena_plays_as_its_network_did(tmp_path):
     with torch.no_grad():
         assert np.allclose(mlp.batch_logits(obs), net(torch.as_tensor(obs)).numpy(), atol=1e-5)
         assert np.isclose(mlp.predict_value(obs[0]), value_net(torch.as_tensor(obs[0])).item(), atol=1e-5)
+
+
+def test_selfplay_collects_every_decision_of_both_seats_and_credits_each_seat():
+    """``--selfplay``: the Collector's frames are the ``SelfPlayVectorEnv``'s steps one for one
+    (replayed on a fresh env with the same seed and actions), and ``seat_gae`` writes per-seat GAE."""
+    import numpy as np
+
+    from sixtysix_env.envs.selfplay import SelfPlayVectorEnv, seat_advantages
+
+    from .scripts import load_script
+
+    example = load_script("examples/torchrl_ppo.py")
+    n, steps = 8, 40
+    args = example.parse_args(["--selfplay", "--envs", str(n), "--seed", "4", "--league", "0.5,0.5,0"])
+    env = example.make_selfplay_env(args)
+    policy = TensorDictModule(LowestLegal(), in_keys=["observation", "action_mask"], out_keys=["action"])
+    collector = Collector(env, policy, frames_per_batch=n * steps, total_frames=n * steps)
+    batch = next(iter(collector))
+    collector.shutdown()
+    assert batch.shape == (n, steps) and batch["next", "reward"].shape == (n, steps, 2)
+    ref = SelfPlayVectorEnv(n, seed=4, league={"self": 0.5, "heuristic": 0.5})
+    obs, infos = ref.reset(seed=4)
+    for t in range(steps):
+        assert np.array_equal(batch["observation"][:, t].numpy(), obs)
+        assert np.array_equal(batch["current_player"][:, t].numpy(), infos["current_player"])
+        obs, rewards, terminated, _, infos = ref.step(batch["action"][:, t].numpy())
+        assert np.array_equal(batch["next", "reward"][:, t].numpy(), rewards)
+        assert np.array_equal(batch["next", "terminated"][:, t, 0].numpy(), terminated)
+    assert batch["current_player"][: n // 2].unique().tolist() == [0, 1]  # both seats' decisions collected
+    _, critic, _ = example.make_networks(env, args)
+    example.seat_gae(batch, critic, env)
+    with torch.no_grad():
+        values = critic.module(batch["observation"]).squeeze(-1).numpy()
+    last = np.zeros((n, 2), dtype=np.float32)
+    seat = ref.current_player
+    with torch.no_grad():
+        for s in (0, 1):
+            rows = seat == s
+            last[rows, s] = critic.module(torch.as_tensor(ref.observe(s)[rows])).squeeze(-1).numpy()
+            last[~rows, s] = critic.module(torch.as_tensor(ref.observe(s)[~rows])).squeeze(-1).numpy()
+    adv, _ = seat_advantages(
+        batch["current_player"].numpy().T, batch["next", "reward"].numpy().transpose(1, 0, 2),
+        batch["next", "terminated"][..., 0].numpy().T, values.T, last,
+    )  # fmt: skip
+    assert np.allclose(batch["advantage"][..., 0].numpy(), adv.T, atol=1e-5)

@@ -119,10 +119,15 @@ CORE += ("checks", "cli_options", "text_safety", "table")
 """The rules and what every layer reads (the table game's rules too)."""
 TOOLS = ("arena", "tournament", "web", "play", "integrations", "distributed", "demo", "newbot", "table_arena")
 TOOLS += ("replay", "records", "textplay", "render", "render_image", "vu_compat", "registration")
+TOOLS += ("exploitability",)
 """What sits above the environments and agents."""
 RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("the engine imports no adapter", CORE, ("fast", "agents", "envs", *TOOLS)),
     ("the batched engine imports neither agents nor envs", ("fast",), ("agents", "envs", *TOOLS)),
+    # sixtysix_env.jax, the JAX engine, is a batched engine like fast (of fast it reads fast.state's rule
+    # encoding); nothing in the package imports it, so `import sixtysix_env` never imports jax.
+    ("the JAX engine imports neither agents nor envs", ("jax",), ("agents", "envs", *TOOLS)),
+    ("nothing imports the JAX engine", (*CORE, "fast", "agents", "envs", *TOOLS), ("jax",)),
     ("the agents import no environment", ("agents",), ("envs", *TOOLS)),
     (
         "distributed imports none of its callers",

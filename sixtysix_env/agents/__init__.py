@@ -8,6 +8,7 @@
 | `pimc`      | `PIMCAgent`        | Perfect-Information Monte Carlo over sampled deals                  |
 | `ismcts`    | `ISMCTSAgent`      | single-observer information-set MCTS                                |
 | `ppo`       | `PPOAgent`         | the trained MaskablePPO policy, played with numpy (`agents/ppo.py`)  |
+| `br`        | `SearchBestResponse` | PIMC against a known target agent (`br:target=SPEC`, `agents/search_br.py`) |
 
 ``make_agent("pimc", samples=40)`` builds one; ``register_agent("ppo", factory)`` adds a new
 name. A factory may be a callable or a lazy ``"module:attribute"`` string, imported only when
@@ -69,6 +70,7 @@ AGENTS: dict[str, Factory | str] = {
     "pimc": PIMCAgent,
     "ismcts": ISMCTSAgent,
     "ppo": "sixtysix_env.agents.ppo:PPOAgent",  # lazy: its weights load only when one plays
+    "br": "sixtysix_env.agents.search_br:SearchBestResponse",  # lazy: it reads target specs (agents.spec)
 }
 """The two-player game's agents (``REGISTRY["two"]``): name to agent class, or to the module path
 of one loaded on first use."""

@@ -347,12 +347,17 @@ class PIMCAgent:
         n = 0.0
         for w, deal in weighted:
             n += w
-            values = evaluate_actions(deal, legal, self.endgame, exact, playouts, self.closing, self.solve_stock)
+            values = self._values(deal, legal, exact, playouts)
             for i, v in enumerate(values):
                 totals[i] += w * v
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         return totals, n
+
+    def _values(self, deal: Deal, legal: list[int], exact: _Exact | None, playouts: _Playouts | None) -> list[float]:
+        """Each legal action's value on one sampled deal; the search best response
+        (:mod:`.search_br`) values it against a target agent's replies instead."""
+        return evaluate_actions(deal, legal, self.endgame, exact, playouts, self.closing, self.solve_stock)
 
     def _weighted(self, info: InfoState, rng: random.Random, deadline: float | None) -> Iterator[tuple[float, Deal]]:
         """Deals sampled with their past, each weighted ``miss`` to the power of the opponent's

@@ -32,7 +32,9 @@ luck of the cards mostly cancels.
 with a 95% normal interval (deals taken as independent, which overstates the variance of a
 duplicate design: the intervals are conservative); and one Elo table, a Bradley-Terry
 maximum-likelihood fit to the deal results of all pairs (one virtual drawn deal per pair keeps a
-perfect score finite), anchored at ``random`` = 0 when it plays, else at a mean of 1500. Each
+perfect score finite), anchored at ``random`` = 0 when it plays, else at a mean of 1500. By default
+(``--no-reduce`` turns it off) also the points per deal with the luck of the stock draws taken
+out, unbiased and with a narrower interval (:mod:`.variance`, docs/evaluation.md). Each
 agent's mean CPU and wall time per decision and its slowest decision are listed too (the only
 numbers that change between runs of the same command; agents with a ``time_ms`` budget also
 play differently on a different machine).
@@ -57,7 +59,8 @@ records). The progress bar needs ``tqdm`` and the Markdown tables use ``tabulate
 installed; neither is required.
 
 Modules: ``stats`` (intervals, Elo), ``schedule`` (duplicate deals, seeds, dealers), ``play`` (a
-deal, a task, refereeing), ``timed`` (the decision limit of a user's bot), ``workers`` (process
+deal, a task, refereeing), ``matches`` (match results for the benchmarks), ``variance`` (the
+reduced estimate), ``timed`` (the decision limit of a user's bot), ``workers`` (process
 pools, start methods), ``results`` (tables from deals), ``checks``, ``writers``, ``run``
 (:func:`run_arena`, :func:`run_task`) and ``cli``.
 """

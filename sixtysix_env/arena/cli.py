@@ -22,7 +22,7 @@ from ..distributed.address import ADDRESS_HELP, cli_ray_address
 from ..distributed.local import START_METHODS
 from ..rules import get_rules
 from .checks import check_out_dir
-from .run import DEFAULT_DECISION_LIMIT_S, agent_spec, run_arena
+from .run import DEFAULT_DECISION_LIMIT_S, REDUCE_PLAYOUTS, agent_spec, run_arena
 from .writers import OUTPUT_FILES, summary_markdown, write_results
 
 __all__ = ["main", "non_negative_float", "positive_float", "positive_int"]
@@ -89,6 +89,20 @@ def _parser() -> argparse.ArgumentParser:
         metavar="ADDRESS",
         help=f"play on a Ray cluster instead of --workers (same results; docs/ray.md): {ADDRESS_HELP}",
     )
+    p.add_argument(
+        "--reduce",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="also report points per deal with the luck of the stock draws taken out (unbiased, narrower "
+        "interval; docs/evaluation.md); default: on where the rules allow it (the batched engine's presets)",
+    )
+    p.add_argument(
+        "--reduce-playouts",
+        choices=REDUCE_PLAYOUTS,
+        default="agents",
+        help="who plays the reduced estimate's playouts: each agent with a policy network its own seat, the "
+        "heuristic the others (agents, default: more luck removed), or the heuristic throughout (cheaper)",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
 
@@ -117,6 +131,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             records=args.records,
             decision_limit_s=args.decision_limit,
             ray_address=args.ray,
+            reduce=args.reduce,
+            reduce_playouts=args.reduce_playouts,
         )
     except ValueError as e:
         parser.error(str(e))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 import time
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -103,6 +104,8 @@ class TaskResult:
     played: list[Deal] = field(default_factory=list)  # the finished deals, kept for game records
     wall_seconds: list[float] = field(default_factory=lambda: [0.0, 0.0])  # per agent of the pair (A, B)
     slowest_wall: list[float] = field(default_factory=lambda: [0.0, 0.0])  # one decision, per agent
+    corrections: list[float] = field(default_factory=list)
+    """With ``task.reduce``: each deal's draw correction for A (:mod:`.variance`), in ``deals`` order."""
 
 
 _LOCAL = object()
@@ -205,6 +208,10 @@ def play_task(
     rngs = (random.Random(agent_seed(task, 0)), random.Random(agent_seed(task, 1)))
     out = TaskResult()
     clock = Clock()
+    if task.reduce:
+        from .variance import draw_correction, playout_nets
+
+        nets = playout_nets(seats, rules) if task.reduce == "agents" else (None, None)
     dealer = task.block % 2
     scores = [0, 0]
     carry = 0
@@ -257,6 +264,9 @@ def play_task(
                 forfeit_by=labels[fault[0]] if fault is not None else "",
             )
         )
+        if task.reduce:  # the same Monte Carlo seed in both tracks of a deal: their noise cancels
+            mc_seed = zlib.crc32(deck_seed.encode())
+            out.corrections.append(draw_correction(deal, a_seat, seed=mc_seed, nets=nets))
         if keep_deals:
             out.played.append(deal)
         if on_deal is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..rules import Rules
 from .play import DealRecord, FaultRecord, MatchRecord, TaskResult
@@ -32,6 +33,11 @@ class PairResult:
     match_wins: int
     match_win_rate: float
     match_win_ci: tuple[float, float]
+    points_reduced: float = math.nan
+    """Game points per deal, variance-reduced (:mod:`.variance`; nan when not computed)."""
+    points_reduced_ci: tuple[float, float] = (math.nan, math.nan)
+    variance_ratio: float = math.nan
+    """Plain / reduced variance per deal: how many times fewer deals give the reduced interval's width."""
 
     @property
     def deal_score(self) -> float:
@@ -58,14 +64,24 @@ class ArenaResult:
     wall_seconds_per_decision: dict[str, float] = field(default_factory=dict)
     slowest_wall_s: dict[str, float] = field(default_factory=dict)
     """The longest wall time one answered decision of each agent took."""
+    deal_corrections: list[float] = field(default_factory=list)
+    """Each deal's draw correction for A (in ``deal_records`` order; nan where not computed)."""
 
     @property
     def elo_anchor(self) -> str:
         return "random = 0" if "random" in self.agents else "mean = 1500"
 
 
-def pair_result(a: str, b: str, deals: Sequence[DealRecord], matches: Sequence[MatchRecord]) -> PairResult:
-    """The summary of one pairing (win rates with Wilson intervals, points per deal) from its deals and matches."""
+def pair_result(
+    a: str,
+    b: str,
+    deals: Sequence[DealRecord],
+    matches: Sequence[MatchRecord],
+    corrections: Sequence[float] | None = None,
+) -> PairResult:
+    """The summary of one pairing (win rates with Wilson intervals, points per deal) from its deals
+    and matches; with each deal's draw ``corrections`` (:mod:`.variance`) the reduced points per
+    deal too, cross-fitted over the blocks (odd blocks' coefficient from the even ones and back)."""
     wins = sum(d.a_return > 0 for d in deals)
     losses = sum(d.a_return < 0 for d in deals)
     draws = len(deals) - wins - losses
@@ -88,7 +104,17 @@ def pair_result(a: str, b: str, deals: Sequence[DealRecord], matches: Sequence[M
         match_wins=mw,
         match_win_rate=mw / len(matches) if matches else math.nan,
         match_win_ci=wilson_interval(mw, len(matches)),
+        **_reduced(deals, corrections),
     )
+
+
+def _reduced(deals: Sequence[DealRecord], corrections: Sequence[float] | None) -> dict[str, Any]:
+    if not corrections or len(corrections) != len(deals):
+        return {}
+    from .variance import reduce_values
+
+    r = reduce_values([float(d.a_return) for d in deals], corrections, [d.block % 2 for d in deals])
+    return {"points_reduced": r.mean, "points_reduced_ci": (r.low, r.high), "variance_ratio": r.ratio}
 
 
 def collect(
@@ -118,10 +144,17 @@ def collect(
             slowest[label] = max(slowest[label], res.slowest_wall[side])
             decisions[label] += res.decisions[side]
     pairs = []
+    corrections = {
+        id(d): c
+        for res in results
+        if len(res.corrections) == len(res.deals)
+        for d, c in zip(res.deals, res.corrections, strict=True)
+    }
     for p, (i, j) in enumerate(round_robin(len(labels))):
         pd = [d for d in deal_records if d.pair == p]
         pm = [m for m in match_records if m.pair == p]
-        pairs.append(pair_result(labels[i], labels[j], pd, pm))
+        pc = [corrections[id(d)] for d in pd] if pd and all(id(d) in corrections for d in pd) else None
+        pairs.append(pair_result(labels[i], labels[j], pd, pm, pc))
     elo = bradley_terry_elo(
         labels,
         {(pr.a, pr.b): (pr.deal_score, float(pr.deals)) for pr in pairs},
@@ -144,4 +177,5 @@ def collect(
         decisions=decisions,
         faults=[f for res in results for f in res.faults],
         elo_prior=elo_prior,
+        deal_corrections=[corrections.get(id(d), math.nan) for d in deal_records],
     )

@@ -20,7 +20,18 @@ from .results import ArenaResult, collect
 from .schedule import Task, make_tasks
 from .timed import TimedAgent
 
-__all__ = ["DEFAULT_DECISION_LIMIT_S", "agent_spec", "bot_labels", "run_arena", "run_task"]
+__all__ = [
+    "DEFAULT_DECISION_LIMIT_S",
+    "REDUCE_PLAYOUTS",
+    "agent_spec",
+    "bot_labels",
+    "check_reduce",
+    "run_arena",
+    "run_task",
+]
+
+REDUCE_PLAYOUTS = ("agents", "heuristic")
+"""Who plays the playouts of the reduced estimate's value function (:mod:`.variance`)."""
 
 DEFAULT_DECISION_LIMIT_S = 60.0
 """The most wall time one decision may take unless told otherwise: far above any built-in agent
@@ -41,6 +52,8 @@ def run_arena(
     records: str | Path | None = None,
     decision_limit_s: float | None = DEFAULT_DECISION_LIMIT_S,
     ray_address: str | None = None,
+    reduce: bool | None = None,
+    reduce_playouts: str = "agents",
 ) -> ArenaResult:
     """Play the round robin (see the package docstring) and compute every table.
 
@@ -50,7 +63,12 @@ def run_arena(
     record per match (:mod:`.recording`). ``decision_limit_s``: the most wall time one decision
     may take in play (None: no limit); a bot over it, or one that raises or plays an illegal
     action, forfeits that deal (listed in ``faults``) and the run goes on. ``ray_address``: play the
-    tasks on that Ray cluster instead (``sixtysix_env.distributed``; same results, ``workers`` unused)."""
+    tasks on that Ray cluster instead (``sixtysix_env.distributed``; same results, ``workers`` unused).
+    ``reduce``: also the variance-reduced points per deal (:mod:`.variance`); None (default): where
+    the rules allow it (two players on the batched engine), True: required, False: off.
+    ``reduce_playouts``: who plays the playouts of its value function: ``"agents"`` (an agent with a
+    policy network plays its own seat, the heuristic any other) or ``"heuristic"`` (cheaper, less
+    variance removed)."""
     specs = [a if isinstance(a, AgentSpec) else agent_spec(a) for a in agents]
     labels = [s.label for s in specs]
     if len(specs) < 2:
@@ -66,6 +84,11 @@ def run_arena(
         what = "the decision limit (seconds, or None for no limit)"
         decision_limit_s = as_value_error(check_real, "decision_limit_s", decision_limit_s, 0, above=True, what=what)
     r = get_rules(rules)
+    reduce = check_reduce(reduce, r)
+    if reduce_playouts not in REDUCE_PLAYOUTS:
+        raise ValueError(
+            f"reduce_playouts={reduce_playouts!r} is not allowed: give one of {', '.join(REDUCE_PLAYOUTS)}"
+        )
     method = check_start_method(start_method)
     registrations = registrations_for(specs, method) if workers > 1 else {}
     if ray_address is not None:
@@ -78,7 +101,7 @@ def run_arena(
     names = trial_decisions(specs, r, trial_timeout_s)
     specs = [dataclasses.replace(s, label=label) for s, label in zip(specs, bot_labels(specs, names), strict=True)]
     labels = [s.label for s in specs]
-    tasks = make_tasks(specs, deals, block, r, seed)
+    tasks = make_tasks(specs, deals, block, r, seed, reduce_playouts if reduce else "")
     workers = min(workers, len(tasks))  # more processes than tasks would only start and idle
     bar = _progress_bar(sum(t.size for t in tasks), "arena") if progress else None
 
@@ -99,6 +122,29 @@ def run_arena(
         if bar is not None:
             bar.close()
     return collect(labels, tasks, results, rules=r, seed=seed, deals=deals, block=block, elo_prior=elo_prior)
+
+
+def check_reduce(reduce: bool | None, rules: Rules) -> bool:
+    """Whether to compute the reduced estimate: ``None`` where the rules allow it; ``True`` where
+    they do not is refused, naming why."""
+    if reduce is not None and not isinstance(reduce, bool):
+        raise ValueError(f"reduce={reduce!r} is not allowed: give True, False or None (where the rules allow it)")
+    if reduce is False:
+        return False
+    try:
+        from .variance import supports
+    except ImportError:  # numba (the fast extra) is missing
+        supported = False
+    else:
+        supported = supports(rules)
+    if supported:
+        return True
+    if reduce:
+        raise ValueError(
+            f"the variance-reduced estimate needs rules the batched engine plays (sixtysix_env.fast); "
+            f"{rules.name!r} is not among them (or numba, the fast extra, is missing): leave reduce off"
+        )
+    return False
 
 
 def agent_spec(text: str, game: str = "two") -> AgentSpec:

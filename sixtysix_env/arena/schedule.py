@@ -30,6 +30,10 @@ class Task:
     rules: Rules
     seed: int | str
     """The run's seed: an int in the arena, a key-derived text in a tournament (both only formatted into seed texts)."""
+    reduce: str = ""
+    """Also compute each deal's draw correction (:mod:`.variance`) for the reduced estimate, with
+    ``"agents"`` (each agent's own network plays its seat in the playouts where it has one) or
+    ``"heuristic"`` playouts; ``""``: not."""
 
     @property
     def a_seat(self) -> int:
@@ -46,10 +50,12 @@ def round_robin(n: int) -> list[tuple[int, int]]:
     return [(i, j) for i in range(n) for j in range(i + 1, n)]
 
 
-def make_tasks(specs: Sequence[AgentSpec], deals: int, block: int, rules: Rules, seed: int) -> list[Task]:
+def make_tasks(
+    specs: Sequence[AgentSpec], deals: int, block: int, rules: Rules, seed: int, reduce: str = ""
+) -> list[Task]:
     """All tasks of a round robin, pair by pair, block by block, track 0 then 1."""
     return [
-        Task(p, b, start, min(block, deals - start), track, (specs[i], specs[j]), rules, seed)
+        Task(p, b, start, min(block, deals - start), track, (specs[i], specs[j]), rules, seed, reduce)
         for p, (i, j) in enumerate(round_robin(len(specs)))
         for b, start in enumerate(range(0, deals, block))
         for track in (0, 1)

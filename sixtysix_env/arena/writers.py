@@ -102,6 +102,25 @@ def pair_rows(res: ArenaResult) -> list[list[object]]:
     ]
 
 
+REDUCED_HEADERS = ("A", "B", "deals", "A points/deal", "95% CI", "reduced", "95% CI", "variance ratio")
+
+
+def has_reduced(res: ArenaResult) -> bool:
+    """Whether the run computed the variance-reduced points per deal (``--reduce``, :mod:`.variance`)."""
+    return any(not math.isnan(p.points_reduced) for p in res.pairs)
+
+
+def reduced_rows(res: ArenaResult) -> list[list[object]]:
+    """Per pair: the plain points per deal beside the draw-corrected ones (same mean, less luck)."""
+    return [
+        [
+            *(p.a, p.b, p.deals, p.points_per_deal, ci(p.points_ci), p.points_reduced, ci(p.points_reduced_ci)),
+            f"{p.variance_ratio:.2f}" if not math.isnan(p.variance_ratio) else "-",
+        ]
+        for p in res.pairs
+    ]
+
+
 def elo_rows(res: ArenaResult) -> list[list[object]]:
     return [[name, f"{res.elo[name]:.1f}"] for name in sorted(res.agents, key=lambda n: -res.elo[n])]
 
@@ -118,6 +137,11 @@ def sections(res: ArenaResult) -> list[Section]:
     """The tables of the summary, in order."""
     out: list[Section] = [
         ("Pairs (from A's side)", PAIR_HEADERS, pair_rows(res)),
+    ]
+    if has_reduced(res):
+        title = "Points per deal with the luck of the draws taken out (unbiased; docs/evaluation.md)"
+        out.append((title, REDUCED_HEADERS, reduced_rows(res)))
+    out += [
         (f"Elo (Bradley-Terry fit to deal results, {res.elo_anchor})", ("agent", "Elo"), elo_rows(res)),
         ("Decision time (machine-dependent)", TIMING_HEADERS, timing_rows(res)),
     ]
@@ -252,11 +276,20 @@ def write_csvs(res: ArenaResult, path: Path) -> None:
         ]
         for p in res.pairs
     ]
+    if has_reduced(res):  # the tournament's tables, which share this writer, have no such columns
+        pair_header += ["a_points_reduced", "reduced_ci_low", "reduced_ci_high", "variance_ratio"]
+        for row, p in zip(pair_csv, res.pairs, strict=True):
+            row += [f"{x:.6f}" for x in (p.points_reduced, *p.points_reduced_ci, p.variance_ratio)]
     _write_csv(path / "pairs.csv", pair_header, pair_csv)
     _write_csv(path / "elo.csv", ["agent", "elo"], elo_rows(res))
     names = [f.name for f in dataclasses.fields(DealRecord) if f.name != "pair"]
     deal_rows = [[res.pairs[d.pair].a, res.pairs[d.pair].b, *(getattr(d, n) for n in names)] for d in res.deal_records]
-    _write_csv(path / "deals.csv", ["a", "b", *names], deal_rows)
+    deal_header = ["a", "b", *names]
+    if len(res.deal_corrections) == len(deal_rows) and has_reduced(res):
+        deal_header.append("a_draw_correction")
+        for row, c in zip(deal_rows, res.deal_corrections, strict=True):
+            row.append(f"{c:.6f}")
+    _write_csv(path / "deals.csv", deal_header, deal_rows)
     timing = [
         [
             n,

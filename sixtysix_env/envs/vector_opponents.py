@@ -27,7 +27,7 @@ from ..fast.batch import OPPONENTS, BatchedDeals
 from ..rewards import DEFAULT_SHAPING_SCALE
 from ..rules import Rules
 
-__all__ = ["BatchOpponent", "CallableOpponent", "NetworkOpponent", "PolicyDeals", "make_opponent"]
+__all__ = ["BatchOpponent", "CallableOpponent", "NetworkOpponent", "PolicyDeals", "SnapshotPool", "make_opponent"]
 
 BatchPolicy = Callable[[np.ndarray, np.ndarray], Any]
 """``(observations (k, 235) float32, masks (k, 32) int8) -> (k,)`` legal actions."""
@@ -283,3 +283,55 @@ class PolicyDeals:
         ):
             whole[:] = value
         self._rng.bit_generator.state = rng_state
+
+
+class SnapshotPool:
+    """A league's past selves: up to ``capacity`` frozen copies of the learner's network (numpy
+    ``MLPPolicy``), the newest replacing the oldest. The self-play env
+    (``envs.selfplay.SelfPlayVectorEnv``, kind ``"past"``) draws a member per deal and plays all
+    envs of one member in one batched forward pass (greedy, or sampled with
+    ``deterministic=False``)."""
+
+    def __init__(self, capacity: int = 8, deterministic: bool = True) -> None:
+        if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 1:
+            raise ValueError(f"capacity must be a positive integer, got {capacity!r}")
+        self.capacity, self.deterministic = capacity, bool(deterministic)
+        self.members: list[NetworkOpponent] = []
+        self._next = 0  # the slot the next snapshot replaces once the pool is full
+
+    def add(self, policy: MLPPolicy, name: str = "snapshot") -> None:
+        """Freeze ``policy`` (its arrays are copied: training on may not change the member)."""
+        if not isinstance(policy, MLPPolicy):
+            raise ValueError(f"a snapshot is an MLPPolicy (e.g. the example's agent.to_mlp()), got {policy!r}")
+        frozen = MLPPolicy(
+            tuple((w.copy(), b.copy()) for w, b in policy.policy),
+            tuple((w.copy(), b.copy()) for w, b in policy.value),
+            dict(policy.meta),
+        )
+        member = NetworkOpponent(frozen, self.deterministic, name)
+        if len(self.members) < self.capacity:
+            self.members.append(member)
+        else:
+            self.members[self._next] = member
+            self._next = (self._next + 1) % self.capacity
+
+    def __len__(self) -> int:
+        return len(self.members)
+
+    def draw(self, k: int, rng: np.random.Generator) -> np.ndarray:
+        """``k`` member indices, uniform over the pool."""
+        if not self.members:
+            raise ValueError("the snapshot pool is empty: add() a snapshot of the learner before playing past selves")
+        return rng.integers(0, len(self.members), size=k)
+
+    def actions(self, obs: np.ndarray, masks: np.ndarray, members: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """Actions for k rows, row ``j`` played by member ``members[j]`` (an index from ``draw``;
+        one past the pool's size, after a shrink that never happens, is taken modulo)."""
+        if not self.members:
+            raise ValueError("the snapshot pool is empty: add() a snapshot of the learner before playing past selves")
+        out = np.empty(len(obs), dtype=np.int64)
+        which = members % len(self.members)
+        for m in np.unique(which):
+            rows = np.flatnonzero(which == m)
+            out[rows] = self.members[int(m)].actions(obs[rows], masks[rows], rng)
+        return out
