@@ -8,7 +8,7 @@ legal mask produced at every step. Each timed call steps every deal ``--steps`` 
   ``jax.vmap(pgx.experimental.auto_reset(env.step, env.init))``, actions drawn with
   ``jax.random.categorical`` from the legal mask; timed after ``block_until_ready``. The first
   call (tracing and XLA compilation, one per batch size) is timed apart: the ``compile s`` column.
-- ``jax-compact``: the same with ``compact_auto_reset`` (``examples/jax_ppo.py``) instead of Pgx's
+- ``jax-compact``: the same with ``sixtysix_env.jax.compact_auto_reset`` instead of Pgx's
   ``auto_reset``: under ``vmap`` the latter deals a new deal for every env at every step (its
   ``lax.cond`` becomes a select) and dealing costs several steps; the compact one deals at most
   B/4 per step. A step on a deal left over for want of a new one is not counted.
@@ -64,17 +64,12 @@ def jax_runner(
     ``batch`` deals per call (the state stays on the device between calls)."""
     import jax
     import jax.numpy as jnp
-    from pgx.experimental import auto_reset
+
+    from sixtysix_env.jax.reset import batched_auto_reset
 
     if compact:
         from sixtysix_env.jax import RUNNING
-
-        step = _example().compact_auto_reset(env, batch)
-    else:
-        pgx_step = jax.vmap(auto_reset(env.step, env.init))
-
-        def step(state: Any, action: jax.Array, key: jax.Array) -> Any:
-            return pgx_step(state, action, jax.random.split(key, batch))
+    step = batched_auto_reset(env, batch, compact)
 
     pick = jax.vmap(heuristic) if heuristic is not None else None
 
@@ -101,21 +96,6 @@ def jax_runner(
         return int(made)  # waits for the result
 
     return call
-
-
-def _example() -> Any:
-    """``examples/jax_ppo.py`` as a module (``compact_auto_reset`` lives there)."""
-    import importlib.util
-    import sys
-
-    path = Path(__file__).resolve().parents[1] / "examples" / "jax_ppo.py"
-    if "jax_ppo" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("jax_ppo", path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["jax_ppo"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["jax_ppo"]
 
 
 def numba_runner(rules: str, batch: int, steps: int, seed: int, fused: bool = True) -> Runner:

@@ -144,6 +144,27 @@ class Agent(nn.Module):
         return logits.argmax(-1).numpy()
 
 
+def ppo_update(agent: Agent, opt: torch.optim.Optimizer, batch: tuple[torch.Tensor, ...], args) -> None:
+    """CleanRL's clipped PPO epochs over one flattened rollout (``cleanrl_selfplay.py`` too)."""
+    b_obs, b_mask, b_act, b_logp, b_adv, b_ret = batch
+    size = len(b_obs)
+    mb = max(1, size // args.minibatches)
+    for _ in range(args.epochs):
+        perm = torch.randperm(size)
+        for s in range(0, size, mb):
+            idx = perm[s : s + mb]
+            _, logp, ent, value = agent.act(b_obs[idx], b_mask[idx], b_act[idx])
+            ratio = (logp - b_logp[idx]).exp()
+            a = b_adv[idx]
+            a = (a - a.mean()) / (a.std() + 1e-8)
+            pg = torch.max(-a * ratio, -a * ratio.clamp(1 - args.clip, 1 + args.clip)).mean()
+            loss = pg + args.vf_coef * ((value - b_ret[idx]) ** 2).mean() - args.ent_coef * ent.mean()
+            opt.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(agent.parameters(), 0.5)
+            opt.step()
+
+
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     torch.set_num_threads(args.threads)
@@ -198,21 +219,7 @@ def main(argv: list[str] | None = None) -> None:
         b_obs, b_mask = obs_buf.reshape(-1, obs_size), mask_buf.reshape(-1, n_actions)
         b_act, b_logp, b_adv, b_ret = act_buf.reshape(-1), logp_buf.reshape(-1), adv.reshape(-1), ret.reshape(-1)
         size = n * t_steps
-        mb = max(1, size // args.minibatches)
-        for _ in range(args.epochs):
-            perm = torch.randperm(size)
-            for s in range(0, size, mb):
-                idx = perm[s : s + mb]
-                _, logp, ent, value = agent.act(b_obs[idx], b_mask[idx], b_act[idx])
-                ratio = (logp - b_logp[idx]).exp()
-                a = b_adv[idx]
-                a = (a - a.mean()) / (a.std() + 1e-8)
-                pg = torch.max(-a * ratio, -a * ratio.clamp(1 - args.clip, 1 + args.clip)).mean()
-                loss = pg + args.vf_coef * ((value - b_ret[idx]) ** 2).mean() - args.ent_coef * ent.mean()
-                opt.zero_grad()
-                loss.backward()
-                nn.utils.clip_grad_norm_(agent.parameters(), 0.5)
-                opt.step()
+        ppo_update(agent, opt, (b_obs, b_mask, b_act, b_logp, b_adv, b_ret), args)
         if update % 20 == 0 or update == updates or time.time() - printed >= PRINT_EVERY_S:
             printed = time.time()
             recent = returns_seen[-2000:]

@@ -31,10 +31,9 @@ from pathlib import Path
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np
 import torch
-from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from cleanrl_ppo import PRINT_EVERY_S, Agent
+from cleanrl_ppo import PRINT_EVERY_S, Agent, ppo_update
 
 from sixtysix_env.checks import cli_float, cli_int
 from sixtysix_env.envs.selfplay import KINDS, SelfPlayVectorEnv, seat_advantages
@@ -80,27 +79,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if min(shares) < 0 or sum(shares) > 1 + 1e-9:
         p.error(f"--self, --heuristic and --past are shares of the envs: each >= 0, at most 1 in all, got {shares}")
     return args
-
-
-def ppo_update(agent: Agent, opt: torch.optim.Optimizer, batch: tuple[torch.Tensor, ...], args) -> None:
-    """CleanRL's clipped PPO epochs over one rollout (both seats' decisions alike)."""
-    b_obs, b_mask, b_act, b_logp, b_adv, b_ret = batch
-    size = len(b_obs)
-    mb = max(1, size // args.minibatches)
-    for _ in range(args.epochs):
-        perm = torch.randperm(size)
-        for s in range(0, size, mb):
-            idx = perm[s : s + mb]
-            _, logp, ent, value = agent.act(b_obs[idx], b_mask[idx], b_act[idx])
-            ratio = (logp - b_logp[idx]).exp()
-            a = b_adv[idx]
-            a = (a - a.mean()) / (a.std() + 1e-8)
-            pg = torch.max(-a * ratio, -a * ratio.clamp(1 - args.clip, 1 + args.clip)).mean()
-            loss = pg + args.vf_coef * ((value - b_ret[idx]) ** 2).mean() - args.ent_coef * ent.mean()
-            opt.zero_grad()
-            loss.backward()
-            nn.utils.clip_grad_norm_(agent.parameters(), 0.5)
-            opt.step()
 
 
 def main(argv: list[str] | None = None) -> None:

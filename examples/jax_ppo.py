@@ -5,7 +5,7 @@
 
 The environment is ``sixtysix_env.jax.SixtySix`` (a Pgx ``Env``; ``pip install -e ".[jax]"``),
 ``--num-envs`` deals stepped by ``jax.vmap(pgx.experimental.auto_reset(env.step, env.init))``
-(``--reset compact``: by ``compact_auto_reset``, which deals fewer new deals per step).
+(``--reset compact``: by ``sixtysix_env.jax.compact_auto_reset``, which deals fewer new deals per step).
 One call of the jitted ``update`` plays ``--num-steps`` steps of every deal (``lax.scan``) and
 then runs ``--epochs`` epochs of ``--minibatches`` minibatches of PPO on them (``lax.scan``
 again): rollout and learning never leave XLA.
@@ -48,6 +48,7 @@ import numpy as np
 from sixtysix_env.checks import cli_float
 from sixtysix_env.cli_options import add_rules, add_seed, non_negative_float, positive_float, positive_int
 from sixtysix_env.integrations.curve import LearningCurve, add_curve_arguments
+from sixtysix_env.jax.reset import batched_auto_reset
 
 PRINT_EVERY_S = 25.0
 """A progress line at least this often (a call of ``update`` must take less)."""
@@ -134,36 +135,6 @@ def make_env(name: str = "sixtysix", rules: str = "standard") -> Any:
     import pgx
 
     return pgx.make(name)
-
-
-def compact_auto_reset(env: Any, batch: int, resets: int | None = None) -> Callable[..., Any]:
-    """A batched ``step(state, action, key)`` with auto-reset that deals at most ``resets`` new
-    deals per step (default ``batch // 4``, at least 1) instead of one per env.
-
-    ``jax.vmap(pgx.experimental.auto_reset(env.step, env.init))`` turns its ``lax.cond`` into a
-    select, so every step deals a new deal for every env and throws most away; dealing (a shuffle)
-    costs several times a step. Here the finished envs are found with ``jnp.nonzero(size=resets)``
-    and only those get one of ``resets`` new deals (scattered in). The result reads as Pgx's
-    auto-reset: a finished env returns its new deal with ``terminated`` and ``rewards`` of the deal
-    that ended. A deal ends only after several steps, so at most a few of B envs end together; one
-    that finds no free deal stays over (``state.game.termination != RUNNING``), the next step is a
-    no-op for it (Pgx's rule on a finished state: zero rewards) and it is dealt again then
-    (``rollout`` leaves such steps out of the loss)."""
-    from sixtysix_env.jax import RUNNING
-
-    resets = max(1, batch // 4) if resets is None else max(1, min(batch, resets))
-    step, init = jax.vmap(env.step), jax.vmap(env.init)
-
-    def wrapped(state: Any, action: jax.Array, key: jax.Array) -> Any:
-        live = state.game.termination == RUNNING  # a new deal may still read terminated from the last one
-        state = step(state.replace(terminated=~live, rewards=jnp.zeros_like(state.rewards)), action)
-        ended = state.terminated | state.truncated
-        rows = jnp.nonzero(ended, size=resets, fill_value=batch)[0]  # row `batch` is dropped below
-        fresh = init(jax.random.split(key, resets))
-        dealt = jax.tree_util.tree_map(lambda s, f: s.at[rows].set(f, mode="drop"), state, fresh)
-        return dealt.replace(terminated=state.terminated, truncated=state.truncated, rewards=state.rewards)
-
-    return wrapped
 
 
 # ---------------------------------------------------------------------- network
@@ -278,19 +249,12 @@ def per_seat_gae(traj: Transition, last_values: jax.Array, gamma: float, lam: fl
 def make_train(env: Any, cfg: argparse.Namespace) -> tuple[Callable[[jax.Array], Runner], Callable[..., Any]]:
     """``init(key) -> Runner`` and ``update(runner) -> (runner, metrics)``: one rollout of
     ``num_steps`` steps of ``num_envs`` deals and the PPO epochs on it (jit ``update`` yourself)."""
-    from pgx.experimental import auto_reset
 
     n, t_steps = cfg.num_envs, cfg.num_steps
     compact = cfg.reset == "compact"
     if compact:
         from sixtysix_env.jax import RUNNING as running
-
-        step_fn = compact_auto_reset(env, n)
-    else:
-        pgx_step = jax.vmap(auto_reset(env.step, env.init))
-
-        def step_fn(state: Any, action: jax.Array, key: jax.Array) -> Any:
-            return pgx_step(state, action, jax.random.split(key, n))
+    step_fn = batched_auto_reset(env, n, compact)
 
     with warnings.catch_warnings():  # Pgx marks observe(state, player) deprecated; it is what a bootstrap needs
         warnings.simplefilter("ignore", DeprecationWarning)

@@ -34,10 +34,13 @@ from .engine import RUNNING, apply_action, compute_mask, random_deal, start_deal
 from .env import SixtySix, mask_to_bool
 from .heuristic import heuristic_action
 from .observe import encode_observation
+from .reset import batched_auto_reset, compact_auto_reset
 from .rules import Params, UnsupportedRuleError, make_params
 from .state import Game, State
 
 __all__ = [
+    "batched_auto_reset",
+    "compact_auto_reset",
     "SixtySix",
     "State",
     "Game",

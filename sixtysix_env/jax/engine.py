@@ -97,6 +97,7 @@ def select(pred: Any, a: Game, b: Game) -> Game:
 
 # ====================================================================== rules (Deal methods)
 def stock_open(g: Game) -> jax.Array:
+    """Whether cards are still drawn: the stock is neither closed nor empty."""
     return (g.closed_by < 0) & (g.stock_len > 0)
 
 

@@ -28,6 +28,7 @@ from .state import ENV_ID, Game, State
 __all__ = ["SixtySix", "VERSION"]
 
 VERSION = "v0"
+"""The environment's version (Pgx's ``Env.version``), raised when its behaviour changes."""
 _ACTION_BITS = jnp.arange(NUM_ACTIONS, dtype=jnp.uint32)
 
 

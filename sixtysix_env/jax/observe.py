@@ -19,7 +19,7 @@ from ..fast.state import OBS, OBS_BINARY_SIZE, OBS_SIZE
 from .engine import RUNNING, getp
 from .state import Game
 
-__all__ = ["encode_observation", "OBS_SIZE"]
+__all__ = ["encode_observation"]
 
 _SHIFTS = jnp.arange(24, dtype=jnp.int32)
 _SHIFTS4 = jnp.arange(4, dtype=jnp.int32)

@@ -24,6 +24,7 @@ __all__ = ["Game", "State", "MAX_STOCK", "ENV_ID"]
 MAX_STOCK = 12
 """Stock slots (a 24-card deck leaves 12 cards)."""
 ENV_ID = "sixtysix"
+"""The environment's id (Pgx's ``Env.id``)."""
 
 
 @dataclass

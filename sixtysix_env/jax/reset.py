@@ -1,0 +1,61 @@
+"""Auto-reset for a batch of Sixty-Six deals that deals only the deals it needs.
+
+Pgx's ``auto_reset`` under ``vmap`` deals a new deal for every env at every step (its ``lax.cond``
+becomes a select); a shuffle costs several times a step, so this one deals at most a quarter of
+the batch per step and scatters the new deals into the finished envs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+
+from .engine import RUNNING
+
+__all__ = ["compact_auto_reset", "batched_auto_reset"]
+
+
+def compact_auto_reset(env: Any, batch: int, resets: int | None = None) -> Callable[..., Any]:
+    """A batched ``step(state, action, key)`` with auto-reset that deals at most ``resets`` new
+    deals per step (default ``batch // 4``, at least 1) instead of one per env.
+
+    ``jax.vmap(pgx.experimental.auto_reset(env.step, env.init))`` turns its ``lax.cond`` into a
+    select, so every step deals a new deal for every env and throws most away; dealing (a shuffle)
+    costs several times a step. Here the finished envs are found with ``jnp.nonzero(size=resets)``
+    and only those get one of ``resets`` new deals (scattered in). The result reads as Pgx's
+    auto-reset: a finished env returns its new deal with ``terminated`` and ``rewards`` of the deal
+    that ended. A deal ends only after several steps, so at most a few of B envs end together; one
+    that finds no free deal stays over (``state.game.termination != RUNNING``), the next step is a
+    no-op for it (Pgx's rule on a finished state: zero rewards) and it is dealt again then
+    (``rollout`` leaves such steps out of the loss)."""
+    resets = max(1, batch // 4) if resets is None else max(1, min(batch, resets))
+    step, init = jax.vmap(env.step), jax.vmap(env.init)
+
+    def wrapped(state: Any, action: jax.Array, key: jax.Array) -> Any:
+        live = state.game.termination == RUNNING  # a new deal may still read terminated from the last one
+        state = step(state.replace(terminated=~live, rewards=jnp.zeros_like(state.rewards)), action)
+        ended = state.terminated | state.truncated
+        rows = jnp.nonzero(ended, size=resets, fill_value=batch)[0]  # row `batch` is dropped below
+        fresh = init(jax.random.split(key, resets))
+        dealt = jax.tree_util.tree_map(lambda s, f: s.at[rows].set(f, mode="drop"), state, fresh)
+        return dealt.replace(terminated=state.terminated, truncated=state.truncated, rewards=state.rewards)
+
+    return wrapped
+
+
+def batched_auto_reset(env: Any, batch: int, compact: bool = False) -> Callable[..., Any]:
+    """``step(state, action, key)`` over a batch of ``batch`` envs with auto-reset: Pgx's own
+    ``auto_reset`` under ``vmap`` (any Pgx env), or ``compact_auto_reset`` (Sixty-Six only)."""
+    if compact:
+        return compact_auto_reset(env, batch)
+    from pgx.experimental import auto_reset
+
+    pgx_step = jax.vmap(auto_reset(env.step, env.init))
+
+    def step(state: Any, action: jax.Array, key: jax.Array) -> Any:
+        return pgx_step(state, action, jax.random.split(key, batch))
+
+    return step
