@@ -19,7 +19,7 @@ from sixtysix_env.agents.mlp import MLPPolicy
 from sixtysix_env.agents.spec import parse_agent_spec
 from sixtysix_env.arena import play_deal
 
-from .scripts import load_script
+from ..scripts import load_script
 
 ppo = load_script("examples/jax_ppo.py")
 

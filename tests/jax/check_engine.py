@@ -29,7 +29,7 @@ from sixtysix_env.jax.engine import deck_cards  # noqa: E402
 from sixtysix_env.observers import VECTOR_SIZE  # noqa: E402
 from sixtysix_env.rules import PRESETS  # noqa: E402
 
-from .scripts import load_script  # noqa: E402
+from ..scripts import load_script  # noqa: E402
 
 verify = load_script("benchmarks/verify_jax.py")
 N = 48
