@@ -38,6 +38,19 @@ PRINT_EVERY_S = 25.0
 """A progress line at least this often (every 20 updates too), whatever the opponent's speed."""
 
 
+def add_ppo_arguments(p: argparse.ArgumentParser) -> None:
+    """PPO's settings and the network's width (``cleanrl_selfplay.py`` takes the same)."""
+    p.add_argument("--lr", type=cli_float, default=3e-4)
+    p.add_argument("--gamma", type=cli_float, default=1.0, help="a deal is short and only its end pays")
+    p.add_argument("--gae-lambda", type=cli_float, default=0.95)
+    p.add_argument("--epochs", type=cli_int, default=4)
+    p.add_argument("--minibatches", type=cli_int, default=4)
+    p.add_argument("--clip", type=cli_float, default=0.2)
+    p.add_argument("--ent-coef", type=cli_float, default=0.01)
+    p.add_argument("--vf-coef", type=cli_float, default=0.5)
+    p.add_argument("--hidden", type=cli_int, default=256)
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
@@ -51,15 +64,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--minutes", type=cli_float, default=None, help="stop after the update that passes this wall time")
     p.add_argument("--num-envs", type=cli_int, default=128, help="deals stepped together")
     p.add_argument("--num-steps", type=cli_int, default=64, help="steps per env per rollout")
-    p.add_argument("--lr", type=cli_float, default=3e-4)
-    p.add_argument("--gamma", type=cli_float, default=1.0, help="a deal is short and only its end pays")
-    p.add_argument("--gae-lambda", type=cli_float, default=0.95)
-    p.add_argument("--epochs", type=cli_int, default=4)
-    p.add_argument("--minibatches", type=cli_int, default=4)
-    p.add_argument("--clip", type=cli_float, default=0.2)
-    p.add_argument("--ent-coef", type=cli_float, default=0.01)
-    p.add_argument("--vf-coef", type=cli_float, default=0.5)
-    p.add_argument("--hidden", type=cli_int, default=256)
+    add_ppo_arguments(p)
     p.add_argument(
         "--opponent",
         default="heuristic",

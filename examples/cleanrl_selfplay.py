@@ -33,7 +33,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from cleanrl_ppo import PRINT_EVERY_S, Agent, ppo_update
+from cleanrl_ppo import PRINT_EVERY_S, Agent, add_ppo_arguments, ppo_update
 
 from sixtysix_env.checks import cli_float, cli_int
 from sixtysix_env.envs.selfplay import KINDS, SelfPlayVectorEnv, seat_advantages
@@ -54,15 +54,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--past", type=cli_float, default=0.1, help="share of envs against a frozen past self")
     p.add_argument("--snapshot-every", type=cli_int, default=50, help="updates between snapshots into the pool")
     p.add_argument("--pool-size", type=cli_int, default=8, help="past selves kept (the newest replace the oldest)")
-    p.add_argument("--lr", type=cli_float, default=3e-4)
-    p.add_argument("--gamma", type=cli_float, default=1.0, help="a deal is short and only its end pays")
-    p.add_argument("--gae-lambda", type=cli_float, default=0.95)
-    p.add_argument("--epochs", type=cli_int, default=4)
-    p.add_argument("--minibatches", type=cli_int, default=4)
-    p.add_argument("--clip", type=cli_float, default=0.2)
-    p.add_argument("--ent-coef", type=cli_float, default=0.01)
-    p.add_argument("--vf-coef", type=cli_float, default=0.5)
-    p.add_argument("--hidden", type=cli_int, default=256)
+    add_ppo_arguments(p)
     p.add_argument("--seed", type=cli_int, default=0)
     p.add_argument("--threads", type=cli_int, default=1, help="torch threads (1 is fastest on a busy 2-core machine)")
     add_curve_arguments(p)
