@@ -14,6 +14,12 @@ measures the two that matter between two processes that use only calls the filte
 - ``cpu``: both run at once; the sender spins for a 1 and sleeps for a 0 in each time slot, the
   receiver counts how much work it gets done per slot.
 
+The same page cache channel on a file in a tmpfs (``--memory-dir``): the jail tree is such a copy
+(sixtysix_env/tournament/treecopy.py), whose pages are all in memory. What the receiver still
+sees there is the CPU's cache (the lines the sender's reads brought in), right after the sender
+(``tmpfs, at once``) and ``--gap-s`` later: twin tasks are never closer than that (a game process
+ends, the next ones start and import the bots).
+
 For each: bits sent, bit errors, seconds per bit, and capacity: the raw rate times the
 capacity of a binary symmetric channel with that error rate, ``1 - H(errors/bits)`` (and for the
 page cache, the bits the Python tree holds). The page cache channel carries data between tasks that
@@ -112,11 +118,12 @@ def _pipe_result(fn, *args):
     return json.loads(data)
 
 
-def pagecache(path: str, bits: int) -> dict[str, float]:
+def pagecache(path: str, bits: int, gap_s: float = 0.0) -> dict[str, float]:
     rng = random.Random(1)
     message = [rng.randrange(2) for _ in range(bits)]
     _evict(path)
     _in_child(_send_reads, path, message)
+    time.sleep(gap_s)
     start = time.perf_counter()
     seen = _pipe_result(_receive_times, path, bits)
     ones = [t for t, b in zip(seen, message, strict=True) if b]
@@ -183,6 +190,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bits", type=cli_int, default=256, help="bits per channel (default 256)")
     parser.add_argument("--slot-ms", type=cli_float, default=10.0, help="the CPU channel's time slot (default 10 ms)")
     parser.add_argument("--dir", default=tempfile.gettempdir(), help="where the scratch file goes")
+    parser.add_argument(
+        "--gap-s",
+        type=cli_float,
+        default=0.2,
+        help="the second tmpfs row's wait between sender and receiver (twin tasks are further apart)",
+    )
+    parser.add_argument(
+        "--memory-dir",
+        default="/dev/shm",
+        help="a tmpfs folder, for the same page cache channel on files kept in memory, as the jail tree's "
+        "copy is (default /dev/shm; '' skips it)",
+    )
     args = parser.parse_args(argv)
     if args.bits < 8 or args.slot_ms <= 0:
         parser.error(f"--bits must be at least 8 and --slot-ms above 0, got {args.bits} and {args.slot_ms}")
@@ -194,15 +213,22 @@ def main(argv: list[str] | None = None) -> int:
         rows = {"pagecache-time": pagecache(path, args.bits)}
     finally:
         os.unlink(path)
+    if args.memory_dir and os.path.isdir(args.memory_dir):
+        path = _scratch(args.memory_dir, args.bits)
+        try:
+            rows["tmpfs, at once"] = pagecache(path, args.bits)
+            rows[f"tmpfs, {args.gap_s:g} s later"] = pagecache(path, args.bits, args.gap_s)
+        finally:
+            os.unlink(path)
     rows["cpu, same core"] = cpu(args.bits, args.slot_ms / 1000, True)
     rows["cpu, any core"] = cpu(args.bits, args.slot_ms / 1000, False)
     print(f"{os.cpu_count()} CPUs; scratch file in {args.dir}; {STRIDE} pages ({STRIDE * PAGE // 1024} KiB) per bit")
-    print(f"{'channel':18} {'bits':>5} {'errors':>6} {'ms/bit':>8} {'raw bits/s':>10} {'capacity bits/s':>15}  notes")
+    print(f"{'channel':22} {'bits':>5} {'errors':>6} {'ms/bit':>8} {'raw bits/s':>10} {'capacity bits/s':>15}  notes")
     for name, r in rows.items():
         notes = ", ".join(f"{k} {v:.1f}" for k, v in r.items() if k not in ("bits", "errors", "s/bit", "bits/s"))
         capacity = r["bits/s"] * (1 - _entropy(r["errors"] / r["bits"]))
         print(
-            f"{name:18} {r['bits']:5d} {r['errors']:6d} {1000 * r['s/bit']:8.3f} {r['bits/s']:10.0f} "
+            f"{name:22} {r['bits']:5d} {r['errors']:6d} {1000 * r['s/bit']:8.3f} {r['bits/s']:10.0f} "
             f"{capacity:15.1f}  {notes}"
         )
     tree = sum(
@@ -213,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
         if os.path.isfile(os.path.join(root, n))
     )
     print(
-        f"one-shot page cache capacity of this Python tree ({tree / 2**30:.2f} GiB): "
+        f"one-shot page cache capacity of this Python tree on disk, as unjailed bots read it ({tree / 2**30:.2f} GiB): "
         f"about {tree // (STRIDE * PAGE)} bits at {STRIDE} pages per bit (fewer once files are cached)"
     )
     return 0

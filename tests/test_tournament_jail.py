@@ -232,6 +232,15 @@ def test_a_page_cache_twin_learns_nothing(tmp_path, workers) -> None:
 
 @needs_root
 @pytest.mark.parametrize("workers", [1, 2])
+def test_a_page_cache_timing_twin_learns_nothing(tmp_path, workers) -> None:
+    """Item 1 with the calls the filter cannot refuse (a plain read, timed): the jail tree is a
+    copy in memory (tournament/treecopy.py), so a page the sender read is no faster to its twin."""
+    log = _cheat(tmp_path, "pagecache_timing_twin", workers)
+    assert log.count("POSITIONS") == 4 and "TOO FEW" not in log and log.count("FLAG") == 4
+
+
+@needs_root
+@pytest.mark.parametrize("workers", [1, 2])
 def test_a_lock_relay_learns_nothing(tmp_path, workers) -> None:
     """Item 2: POSIX locks are refused (F_SETLK and F_GETLK), so no game holds or reads a code."""
     log = _cheat(tmp_path, "lock_relay", workers, deals=3, opponents=("heuristic", "random"))
@@ -290,7 +299,8 @@ def test_the_bots_environment_has_none_of_the_teachers_paths(monkeypatch) -> Non
 
 @needs_root
 def test_as_root_a_bot_sees_its_jail_tree_and_a_uid_of_each_game(tmp_path) -> None:
-    """The jail tree holds no /etc, no /dev/ptmx, no other bot's folder; every game has a fresh uid."""
+    """The jail tree holds no /etc, no /dev/ptmx, no other bot's folder; every game has a fresh uid;
+    every file it maps or reaches is a copy in memory (tmpfs), not a page of the host's disk cache."""
     folder = tmp_path / "bots"
     folder.mkdir()
     (folder / "looker.py").write_text(LOOKER)
@@ -307,6 +317,8 @@ def test_as_root_a_bot_sees_its_jail_tree_and_a_uid_of_each_game(tmp_path) -> No
         assert x["here"] == ["_looker_data.txt", "looker.py"]
         assert x["missing"] == ["/dev/ptmx", "/dev/pts", "/etc/passwd", "/etc", "/usr/bin", "/opt", "/home"]
         assert set(x["dev"]) <= {"null", "zero", "random", "urandom", "shm"} and x["numpy"]
+        # every page a bot reads is in memory: none tells its twin what it read (a cached page)
+        assert x["filesystems"] == {"mapped": ["tmpfs"], "reached": ["tmpfs"]}
         assert x["env"] == [
             "LANG",
             "MKL_NUM_THREADS",
@@ -320,8 +332,33 @@ def test_as_root_a_bot_sees_its_jail_tree_and_a_uid_of_each_game(tmp_path) -> No
 LOOKER = """
 import json
 import os
+import stat
 
 DONE = []
+
+
+def filesystems():
+    # the kind of file system of every file this process maps and of every file it can reach
+    kinds = {}
+    with open("/proc/self/mountinfo") as f:
+        for line in f:
+            fields = line.split()
+            kinds[fields[2]] = fields[fields.index("-") + 1]
+    mapped, reached = set(), set()
+    with open("/proc/self/maps") as f:
+        for line in f:
+            fields = line.split()
+            if len(fields) >= 6 and fields[4] != "0":
+                major, minor = fields[3].split(":")
+                mapped.add(kinds.get(f"{int(major, 16)}:{int(minor, 16)}", "unknown " + fields[3]))
+    for root, dirs, names in os.walk("/"):
+        if root == "/":
+            dirs[:] = [d for d in dirs if d != "proc"]
+        for n in names:
+            st = os.lstat(os.path.join(root, n))
+            if stat.S_ISREG(st.st_mode):
+                reached.add(kinds.get(f"{os.major(st.st_dev)}:{os.minor(st.st_dev)}", "unknown"))
+    return {"mapped": sorted(mapped), "reached": sorted(reached)}
 
 
 class Looker:
@@ -339,7 +376,43 @@ class Looker:
                 "dev": sorted(os.listdir("/dev")),
                 "numpy": bool(numpy.zeros(2).shape),
                 "env": sorted(os.environ),
+                "filesystems": filesystems(),
             }
             print("SEEN " + json.dumps(seen), flush=True)
         return info.legal_actions()[0]
 """
+
+
+# --- the jail tree holds the packages a bot imports by name -------------------------------------
+
+
+def test_a_module_missing_from_the_tree_is_named_with_the_fix() -> None:
+    from sixtysix_env.tournament.hosting import missing_from_tree
+
+    hint = missing_from_tree("ModuleNotFoundError: No module named 'hypothesis.strategies'")
+    assert "hypothesis is installed on the host but not in the jail tree" in hint
+    assert "write 'import hypothesis'" in hint
+    assert missing_from_tree("ModuleNotFoundError: No module named 'no_such_module_here'") == ""
+    assert missing_from_tree("ValueError: bad") == ""
+
+
+@needs_root
+def test_the_jail_tree_holds_what_a_bot_imports_by_name_and_says_what_it_lacks(tmp_path) -> None:
+    """A package a bot's file imports is copied into the tree with what it requires; one imported
+    only by a computed name is not there, and the disqualification says how to bring it."""
+    bot = "class {name}:\n    def act(self, info, rng):\n        return info.legal_actions()[0]\n"
+    files = {
+        "named": "import hypothesis\n\n" + bot.format(name="Named"),
+        "computed": "import importlib\n\nimportlib.import_module('hypo' + 'thesis')\n\n" + bot.format(name="Computed"),
+    }
+    out = {}
+    for name, text in files.items():
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / f"{name}.py").write_text(text)
+        t = run_tournament(folder, include=["random", "heuristic"], deals=1, block=1, key=KEY)
+        assert t.isolation == ""
+        out[name] = {b.label: b.reason for b in t.disqualified}
+    assert out["named"] == {}
+    reason = out["computed"]["computed"]
+    assert "No module named 'hypothesis'" in reason and "write 'import hypothesis' in the bot's file" in reason

@@ -419,7 +419,7 @@ def _without_a_jail(monkeypatch) -> None:
     """As on a host without namespaces: the bots run under their own user ids, on the host's files."""
     import sixtysix_env.tournament.run as run_module
 
-    monkeypatch.setattr(run_module, "jail_paths", lambda staging: None, raising=False)
+    monkeypatch.setattr(run_module, "jail_paths", lambda staging, exclude=(): None, raising=False)
 
 
 def test_a_folder_python_imports_from_that_bots_cannot_read_stops_the_tournament_before_it_plays(

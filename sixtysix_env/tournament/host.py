@@ -44,9 +44,13 @@ __all__ = ["BotDied", "Cheated", "Game", "LogBudget", "NoAnswer", "Zygote", "des
 
 ZYGOTE = (
     "import sys; sys.path.insert(1, sys.argv[2]); "
+    "from sixtysix_env.tournament.treecopy import join_and_restart; "
+    "len(sys.argv) > 3 and join_and_restart(int(sys.argv[3])); "
     "from sixtysix_env.tournament.sandbox import zygote_main; zygote_main(int(sys.argv[1]))"
 )
-"""The zygote's program; its arguments: the control socket, and the folder this package is in."""
+"""The zygote's program; its arguments: the control socket, the folder this package is in, and
+(jailed) the mount namespace of the jail tree's copy (:mod:`.treecopy`), which it joins, then starts
+again without."""
 ANSWER_KEYS = frozenset({"ok", "error", "action", "raised", "returned"})
 
 
@@ -195,15 +199,23 @@ class Zygote:
     pipe that carries its games' printed output to ``log_path``."""
 
     def __init__(
-        self, config: dict[str, Any], log_path: str | None, log_cap: int | LogBudget, timeout_s: float
+        self,
+        config: dict[str, Any],
+        log_path: str | None,
+        log_cap: int | LogBudget,
+        timeout_s: float,
+        tree_fd: int | None = None,
     ) -> None:
         self.lock = threading.Lock()
         host, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         read, write = os.pipe()
+        args = [str(child.fileno()), str(Path(__file__).resolve().parents[2])]
+        if tree_fd is not None:
+            args.append(str(tree_fd))
         try:
             self.proc = subprocess.Popen(
-                [sys.executable, "-c", ZYGOTE, str(child.fileno()), str(Path(__file__).resolve().parents[2])],
-                pass_fds=(child.fileno(),),
+                [sys.executable, "-c", ZYGOTE, *args],
+                pass_fds=(child.fileno(),) if tree_fd is None else (child.fileno(), tree_fd),
                 stdin=subprocess.DEVNULL,
                 stdout=write,
                 stderr=write,

@@ -7,12 +7,14 @@ imports from, a host memory that bots cannot read, and bans (with the journal th
 from __future__ import annotations
 
 import ast
+import contextlib
 import functools
 import os
+import re
 import shutil
 import sys
 import sysconfig
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -27,7 +29,10 @@ from .sandbox import PR_SET_DUMPABLE
 __all__ = [
     "FIRST_UID",
     "ban",
+    "jail_exclude",
     "jail_paths",
+    "missing_from_tree",
+    "needed_distributions",
     "own_files",
     "python_paths",
     "set_dumpable",
@@ -130,18 +135,124 @@ def python_paths() -> list[str]:
     return [*dict.fromkeys(found), str(Path(__file__).resolve().parents[2])]
 
 
-def jail_paths(staging: Path) -> list[str]:
+def jail_paths(staging: Path, exclude: Sequence[str] = ()) -> list[str]:
     """What the jail tree of every game holds (:func:`.jail.tree`), listed once per tournament:
     the staged bots (each game gets only its own bot's folder), the Python installation and
-    site-packages, this package's folder, the interpreter and the shared libraries they load."""
-    return [str(staging), *_python_tree()]
+    site-packages less ``exclude`` (:func:`jail_exclude`), this package's folder, the interpreter
+    and the shared libraries they load."""
+    return [str(staging), *_python_tree(tuple(exclude)), *locale_files()]
 
 
-@functools.lru_cache(maxsize=1)
-def _python_tree() -> tuple[str, ...]:
+def locale_files() -> list[str]:
+    """The C.UTF-8 locale and the character-set cache that Python maps at start (under
+    ``LANG=C.UTF-8``), where they are: in the tree, they are copies like the rest."""
+    arch = f"{os.uname().machine}-linux-gnu"
+    found = ["/usr/lib/locale/C.utf8", "/usr/lib/locale/C.UTF-8", f"/usr/lib/{arch}/gconv/gconv-modules.cache"]
+    return [p for p in [*found, "/usr/lib64/gconv/gconv-modules.cache"] if os.path.exists(p)]
+
+
+@functools.lru_cache(maxsize=4)
+def _python_tree(exclude: tuple[str, ...]) -> tuple[str, ...]:
     """:func:`.jail.tree` of this Python and package (the same for every tournament of a process)."""
     package = str(Path(__file__).resolve().parents[1])
-    return tuple(tree([*python_paths()[:-1], package], sys.executable))
+    return tuple(tree([*python_paths()[:-1], package], sys.executable, exclude))
+
+
+JAIL_EXTRAS = ("fast",)
+"""The extras of this package whose packages every jail tree holds (numba: the search agents'
+fast solver)."""
+STDLIB_LEFT_OUT = ("test", "idlelib", "tkinter", "turtledemo", "ensurepip", "lib2to3", "site-packages")
+"""The standard library's folders no bot needs (its test suite, the GUI toolkits, the installer
+of pip, and the system site-packages beside a virtual environment's)."""
+
+
+def _canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def needed_distributions(modules: Iterable[str]) -> set[str]:
+    """The installed distributions a bot may import (canonical names): this package with its
+    requirements and :data:`JAIL_EXTRAS`, the distributions of ``modules`` (top-level names), and
+    everything they require, recursively."""
+    from importlib import metadata
+
+    by_module = metadata.packages_distributions()
+    todo = ["sixtysix-env", *(d for m in modules for d in by_module.get(m, []))]
+    seen: set[str] = set()
+    while todo:
+        name = _canonical(todo.pop())
+        if name in seen:
+            continue
+        try:
+            dist = metadata.distribution(name)
+        except metadata.PackageNotFoundError:
+            continue
+        seen.add(name)
+        for req in dist.requires or []:
+            found = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", req)
+            extra = re.search(r"extra\s*==\s*['\"]([^'\"]+)", req.partition(";")[2])
+            if found and (extra is None or (name == "sixtysix-env" and extra.group(1) in JAIL_EXTRAS)):
+                todo.append(found.group(1))
+    return seen
+
+
+def _site_entries(distributions: set[str], site: str) -> set[str]:
+    """The entries of the folder ``site`` that belong to ``distributions`` (from their file lists)."""
+    from importlib import metadata
+
+    out: set[str] = set()
+    for dist in metadata.distributions(path=[site]):
+        if _canonical(dist.metadata["Name"] or "") not in distributions:
+            continue
+        for f in dist.files or []:
+            rel = os.path.relpath(os.path.normpath(str(dist.locate_file(f))), site)
+            if not rel.startswith(".."):
+                out.add(rel.split(os.sep, 1)[0])
+    return out
+
+
+def jail_exclude(staging: Path | None = None, imports: Iterable[str] = ()) -> list[str]:
+    """What the jail tree leaves out of the Python installation: :data:`STDLIB_LEFT_OUT`, and
+    every entry of site-packages that belongs to no distribution a bot may import
+    (:func:`needed_distributions` of ``imports``, the template's, and of every staged bot file's)."""
+    modules = {m.split(".")[0] for m in imports}
+    if staging is not None:
+        for path in staging.rglob("*.py"):
+            modules |= _imports(path)
+    dists = needed_distributions(modules)
+    paths = sysconfig.get_paths()
+    sites = list(dict.fromkeys(paths[k] for k in ("purelib", "platlib") if k in paths))
+    out: list[str] = []
+    for stdlib in dict.fromkeys(paths[k] for k in ("stdlib", "platstdlib") if k in paths):
+        out += [os.path.join(stdlib, n) for n in STDLIB_LEFT_OUT if os.path.join(stdlib, n) not in sites]
+        with contextlib.suppress(OSError):
+            out += [os.path.join(stdlib, n) for n in os.listdir(stdlib) if n.startswith("config-")]
+    for site in sites:
+        kept = _site_entries(dists, site)
+        with contextlib.suppress(OSError):
+            out += [os.path.join(site, n) for n in sorted(os.listdir(site)) if n not in kept]
+    return out
+
+
+def missing_from_tree(error: str) -> str:
+    """The hint for a bot's ``No module named 'X'`` where X is installed here but not in the jail
+    tree (imported only by a computed name); ``""`` otherwise."""
+    import importlib.util
+
+    found = re.search(r"No module named '([A-Za-z0-9_.]+)'", error)
+    if found is None:
+        return ""
+    top = found.group(1).split(".")[0]
+    try:
+        here = importlib.util.find_spec(top) is not None
+    except (ImportError, ValueError):
+        here = False
+    if not here:
+        return ""
+    return (
+        f" ({top} is installed on the host but not in the jail tree, which holds the packages a bot's files"
+        f" import by name: write 'import {top}' in the bot's file)"
+    )
 
 
 def unreadable_by_others(folders: Sequence[str]) -> str | None:

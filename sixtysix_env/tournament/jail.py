@@ -3,8 +3,9 @@ sends reaches its other tasks (the same deal with the seats swapped).
 
 :func:`enter` (as root, before any bot code runs) unshares a mount, network, IPC and PID
 namespace and moves the process into a tree of its own: a fresh tmpfs root, read-only, that holds
-only what :func:`tree` lists (the Python installation, the site-packages, this package and the
-shared libraries they load, all bound read-only from the host), the bot's own staged folder, a
+only what :func:`tree` lists (the Python installation, the site-packages a bot may import, this
+package and the shared libraries they load, bound read-only from the copy of them in memory that
+:mod:`.treecopy` mounted over the host's files in the zygote's namespace), the bot's own staged folder, a
 few device files (:data:`DEVICES`: no ``/dev/ptmx``, no ``/dev/pts``), and a fresh size-capped
 tmpfs of the game alone at ``/tmp``, ``/dev/shm`` and each world-writable folder of the host
 (:func:`writable_dirs`). No ``/etc``, no other file of ``/usr`` or ``/opt``, no other bot's folder.
@@ -169,10 +170,10 @@ def _library_dirs() -> list[str]:
     return [*arch, *LIBRARY_DIRS, os.path.join(sys.base_prefix, "lib")]
 
 
-def tree(keep: Sequence[str], executable: str = "") -> list[str]:
-    """What a bot's Python needs, for the jail tree: the ``keep`` folders, the Python
-    ``executable`` (and ``pyvenv.cfg`` beside a venv's), and every shared library that it and the
-    extension modules under ``keep`` load (recursively) from outside them. Built once per
+def tree(keep: Sequence[str], executable: str = "", exclude: Sequence[str] = ()) -> list[str]:
+    """What a bot's Python needs, for the jail tree: the ``keep`` folders (less ``exclude``), the
+    Python ``executable`` (and ``pyvenv.cfg`` beside a venv's), and every shared library that it
+    and the extension modules under ``keep`` load (recursively) from outside them. Built once per
     tournament by the host (reading the ELF headers, never running anything)."""
     out = [p for p in dict.fromkeys(os.path.abspath(k) for k in keep) if os.path.exists(p)]
     todo: list[str] = []
@@ -180,7 +181,9 @@ def tree(keep: Sequence[str], executable: str = "") -> list[str]:
     for folder in out:
         if not os.path.isdir(folder) or not os.stat(folder).st_mode & 0o004:
             continue  # a folder others cannot list (the bots' staging): its bots' own files only
-        for root, _dirs, names in os.walk(folder):
+        for root, dirs, names in os.walk(folder):
+            dirs[:] = [d for d in dirs if not _under(os.path.join(root, d), exclude)]
+            names = [n for n in names if not _under(os.path.join(root, n), exclude)]
             seen += len(names)
             if seen > MAX_SCANNED:
                 break

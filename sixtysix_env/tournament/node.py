@@ -24,7 +24,8 @@ from ..agents.spec import AgentSpec
 from ..arena.play import TaskResult
 from ..arena.schedule import Task
 from .guard import SignalGuard
-from .hosting import ban, jail_paths, set_dumpable, stage
+from .hosting import ban, jail_exclude, jail_paths, set_dumpable, stage
+from .preflight import template_imports
 from .remote import HostPool, Limits, Stopped, play_remote
 
 __all__ = ["BlockJob", "BlockResult", "play_block"]
@@ -99,8 +100,9 @@ def play_block(job: BlockJob) -> BlockResult:
         logs = root / "logs"
         logs.mkdir(mode=0o700)
         log_paths: dict[str, str | None] = {label: str(logs / f"{i}.log") for i, label in enumerate(specs)}
-        keep = jail_paths(staging) if staging is not None else None
-        pool = HostPool(job.limits, log_paths, uids, keep)
+        exclude = jail_exclude(staging, template_imports()) if staging is not None else []
+        keep = jail_paths(staging, exclude) if staging is not None else None
+        pool = HostPool(job.limits, log_paths, uids, keep, exclude)
         pool.unjailed.update(unjailed)
         pool.disqualified.update(job.banned)
         pool.kills_in_a_row.update(job.streaks)

@@ -14,6 +14,7 @@ reason. What a bot chose to say (its exception, what it returned) enters a reaso
 from __future__ import annotations
 
 import contextlib
+import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from ..infostate import InfoState
 from ..rules import Rules
 from ..text_safety import terminal_text
 from .host import BotDied, Cheated, Game, LogBudget, NoAnswer, Zygote
+from .treecopy import TreeCopy
 
 __all__ = ["NPROC", "REASON_CHARS", "HostPool", "Limits", "RemoteBot", "Stopped", "bot_text", "play_remote"]
 
@@ -87,17 +89,22 @@ class HostPool:
         logs: dict[str, str | None],
         uids: dict[str, int] | None = None,
         jail_keep: list[str] | None = None,
+        jail_exclude: list[str] | None = None,
     ) -> None:
         self.limits = limits
         self.logs = logs
         self.uids = uids or {}
         self.jail_keep = jail_keep
+        self.jail_exclude = jail_exclude or []
+        self.tree: TreeCopy | None = None
+        """The jail tree's copy in memory (:mod:`.treecopy`), made before the first zygote."""
         self.unjailed: dict[str, str] = {}
         """Bots whose games run without namespaces of their own, and why (see :mod:`.jail`)."""
         self._zygotes: dict[str, Zygote] = {}
         self._log_budgets: dict[str, LogBudget] = {}
         """Each bot's log cap, shared by every zygote it has over the tournament."""
         self._lock = threading.Lock()
+        self._tree_lock = threading.Lock()
         self.started = 0
         self.kills_in_a_row: dict[str, int] = {}
         self.disqualified: dict[str, str] = {}
@@ -139,11 +146,14 @@ class HostPool:
         uid = self.uids.get(label)
         if uid is not None:
             config.update(uid=uid, nproc=NPROC)
-        if self.jail_keep is not None:
+        tree = self._tree()
+        if tree is not None and tree.fd is not None:
             config.update(jail=True, keep=self.jail_keep)
         with self._lock:
             budget = self._log_budgets.setdefault(label, LogBudget(self.limits.log_bytes))
-        z = Zygote(config, self.logs.get(label), budget, self.limits.build_s)
+        z = Zygote(config, self.logs.get(label), budget, self.limits.build_s, tree.fd if tree else None)
+        if tree is not None and tree.error:
+            z.unjailed = tree.error
         if z.unjailed:
             with self._lock:
                 self.unjailed[label] = z.unjailed
@@ -155,6 +165,17 @@ class HostPool:
             self._zygotes[label] = z
             self.started += 1
         return z
+
+    def _tree(self) -> TreeCopy | None:
+        """The jail tree's copy, made on first use (None when games are not jailed)."""
+        if self.jail_keep is None:
+            return None
+        with self._tree_lock:
+            if self.tree is None:
+                self.tree = TreeCopy(self.jail_keep, self.jail_exclude)
+                if self.tree.fd is not None:
+                    print(f"tournament: the jail tree in memory: {self.tree.describe()}", file=sys.stderr)
+            return self.tree
 
     def game(self, spec: AgentSpec, cwd: str | None = None) -> Game:
         """A fresh game process of ``spec``'s bot."""
@@ -193,6 +214,9 @@ class HostPool:
             g.kill()
         for z in zygotes:
             z.close()
+        with self._tree_lock:
+            if self.tree is not None:
+                self.tree.close()
 
     def interrupt(self) -> None:
         """Make every waiting and later decision end the tournament (``Stopped``)."""

@@ -30,7 +30,9 @@ from .host import BotDied, Cheated, NoAnswer
 from .hosting import (
     FIRST_UID,
     ban,
+    jail_exclude,
     jail_paths,
+    missing_from_tree,
     python_paths,
     set_dumpable,
     stage,
@@ -105,6 +107,8 @@ def _load_bots(
 
     def load(spec: AgentSpec) -> BotEntry | AgentSpec:
         def out(reason: str) -> BotEntry:
+            if pool.tree is not None:
+                reason += missing_from_tree(reason)
             return BotEntry(spec.label, spec.source or spec.label, "disqualified", reason)
 
         try:
@@ -335,7 +339,8 @@ def _start_hosting(
         uids[PREFLIGHT] = FIRST_UID + len(specs)  # a user id no bot has
     probe_dir = staging / "preflight" if staging is not None else Path(tempfile.mkdtemp(prefix="sixtysix-preflight-"))
     probe = write_probe(probe_dir, template_imports(), python_paths())
-    pool = HostPool(limits, log_paths, uids, jail_paths(staging) if staging is not None else None)
+    exclude = jail_exclude(staging, template_imports()) if staging is not None else []
+    pool = HostPool(limits, log_paths, uids, jail_paths(staging, exclude) if staging is not None else None, exclude)
     hosting = _Hosting(specs, shown, uids, log_paths, isolate, staging, probe_dir, probe, pool)
     pool.on_ban = lambda bot, reason: ban(pool, hosting.journal_file, bot, reason)  # a cheat in play is journaled too
     hosting.guard = SignalGuard(

@@ -9,7 +9,8 @@ whose cards it has seen, and no bot code ever runs in a long-lived process.
 A game process, before any bot code runs: leaves the zygote's session (``setsid``: its own
 process group, which the host stops between its decisions), closes every file descriptor but
 its socket and its log pipe, and, when the host runs as root, enters namespaces and a jail tree
-of its own (:mod:`.jail`: a read-only root holding only what a bot's Python needs, private
+of its own (:mod:`.jail`: a read-only root holding only what a bot's Python needs, copies in
+memory (:mod:`.treecopy`), private
 writable folders, no network, private IPC, its own PID namespace, whose pid 1 it forks to play
 while it waits), gets an address-space limit and a process cap (``RLIMIT_NPROC``), and drops to a
 fresh user id of its own (:func:`.jail.game_uid`, in its bot's group). It is not dumpable (no
