@@ -421,12 +421,17 @@ def start_deal(deck: Any, dealer: Any, params: Params | Any) -> Game:
     The row is not checked (use ``fast.state.check_rows`` on host data)."""
     P = make_params(params)
     deck = jnp.asarray(deck, I32)
-    dealer = jnp.asarray(dealer, I32)
     n, m = P.hand_size, P.stock_size
     h0 = jnp.sum(bit(deck[:n]))  # distinct cards: the sum is the OR
     h1 = jnp.sum(bit(deck[n : 2 * n]))
     stock = jnp.zeros(MAX_STOCK, I32).at[:m].set(deck[2 * n :])
-    tc = deck[2 * n]
+    return _start(h0, h1, stock, dealer, P)
+
+
+def _start(h0: jax.Array, h1: jax.Array, stock: jax.Array, dealer: Any, P: Params) -> Game:
+    """The first state of a deal from its two hands (card masks) and its stock (slot 0 the bottom card)."""
+    dealer = jnp.asarray(dealer, I32)
+    tc = stock[0]
     trump = tc // 6
     z = I32(0)
     z2 = jnp.zeros(2, I32)
@@ -450,7 +455,7 @@ def start_deal(deck: Any, dealer: Any, params: Params | Any) -> Game:
         winner=I32(-1),
         game_points=z,
         termination=I32(RUNNING),
-        stock_len=I32(m),
+        stock_len=I32(P.stock_size),
         hand=jnp.stack([h0, h1]).astype(I32),
         known=z2,
         won=z2,
@@ -466,10 +471,34 @@ def start_deal(deck: Any, dealer: Any, params: Params | Any) -> Game:
     return g.replace(mask=compute_mask(g))  # type: ignore[attr-defined, no-any-return]
 
 
+def shuffle_ranks(key: jax.Array, size: int) -> jax.Array:
+    """The place of each of ``size`` items in ``jax.random.permutation(key, items)``, without its sort.
+
+    ``permutation`` makes one stable sort of the items by uint32 random keys (one round for up to
+    a few thousand items); a sort is slow on the CPU under ``vmap`` (most of a deal's cost), so the
+    place of item ``i`` is counted instead: the keys below its own, plus the equal keys of the
+    items before it (the stable order). Same keys, same places: the same permutation, as uniform."""
+    assert int(np.ceil(3 * np.log(max(1, size)) / np.log(np.iinfo(np.uint32).max))) == 1, size
+    _, subkey = jax.random.split(key)  # as permutation's one round
+    u = jax.random.bits(subkey, (size,), jnp.uint32)
+    index = np.arange(size)
+    before = (u[None, :] < u[:, None]) | ((u[None, :] == u[:, None]) & (index[None, :] < index[:, None]))
+    return jnp.sum(before, axis=1, dtype=I32)
+
+
 def random_deal(key: jax.Array, params: Params | Any) -> Game:
-    """A uniformly shuffled deck and a random dealer from ``key``."""
+    """A uniformly shuffled deck and a random dealer from ``key``: the deal of
+    ``start_deal(jax.random.permutation(k_deck, deck_cards(params)), dealer)``, built from the
+    cards' places (``shuffle_ranks``) with compares and sums, no sort, gather or scatter."""
     P = make_params(params)
     k_deck, k_dealer = jax.random.split(key)
-    deck = jax.random.permutation(k_deck, jnp.asarray(deck_cards(P)))
+    cards = deck_cards(P)
+    place = shuffle_ranks(k_deck, len(cards))
+    n = P.hand_size
+    bits = jnp.asarray(1 << cards, I32)
+    h0 = jnp.sum(jnp.where(place < n, bits, 0))  # distinct cards: the sum is the OR
+    h1 = jnp.sum(jnp.where((place >= n) & (place < 2 * n), bits, 0))
+    slot_place = 2 * n + np.arange(MAX_STOCK)  # slots past the stock match no card: 0
+    stock = jnp.sum(jnp.where(place[None, :] == slot_place[:, None], jnp.asarray(cards), 0), axis=1, dtype=I32)
     dealer = jax.random.randint(k_dealer, (), 0, 2, dtype=I32)
-    return start_deal(deck, dealer, P)
+    return _start(h0, h1, stock, dealer, P)

@@ -65,7 +65,10 @@ class SixtySix(core.Env):
 
     # ------------------------------------------------------------------ pgx.Env
     def _init(self, key: jax.Array) -> State:
-        return _state_of(random_deal(key, self.params))
+        # The barrier keeps XLA from fusing the deal into the observation that Pgx's ``init``
+        # computes next: fused, the features recomputed parts of the shuffle, and a batch of
+        # 4,096 inits took about twice as long on the CPU (3.3 ms against 1.7 ms).
+        return _state_of(jax.lax.optimization_barrier(random_deal(key, self.params)))
 
     def _step(self, state: core.State, action: jax.Array, key: Any = None) -> State:
         del key  # the deal holds no chance after the deal: the stock's order is part of the state

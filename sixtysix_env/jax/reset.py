@@ -1,8 +1,8 @@
 """Auto-reset for a batch of Sixty-Six deals that deals only the deals it needs.
 
 Pgx's ``auto_reset`` under ``vmap`` deals a new deal for every env at every step (its ``lax.cond``
-becomes a select); a shuffle costs several times a step, so this one deals at most a quarter of
-the batch per step and scatters the new deals into the finished envs.
+becomes a select); a deal costs about as much as a step (``random_deal``), so this one deals at
+most a quarter of the batch per step and scatters the new deals into the finished envs.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ def compact_auto_reset(env: Any, batch: int, resets: int | None = None) -> Calla
     deals per step (default ``batch // 4``, at least 1) instead of one per env.
 
     ``jax.vmap(pgx.experimental.auto_reset(env.step, env.init))`` turns its ``lax.cond`` into a
-    select, so every step deals a new deal for every env and throws most away; dealing (a shuffle)
-    costs several times a step. Here the finished envs are found with ``jnp.nonzero(size=resets)``
+    select, so every step deals a new deal for every env and throws most away; dealing costs
+    about a step. Here the finished envs are found with ``jnp.nonzero(size=resets)``
     and only those get one of ``resets`` new deals (scattered in). The result reads as Pgx's
     auto-reset: a finished env returns its new deal with ``terminated`` and ``rewards`` of the deal
     that ended. A deal ends only after several steps, so at most a few of B envs end together; one

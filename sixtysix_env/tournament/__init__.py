@@ -23,13 +23,14 @@ process group is stopped between its decisions and killed with its task (:mod:`.
 bot sends the host are ignored and disqualify it (:mod:`.guard`). Run as root, each bot runs under
 a user id of its own (at most ``remote.NPROC`` = 64 processes), from a read-only copy of its file
 that no other bot can read, and each game process in namespaces of its own (:mod:`.jail`): every
-world-writable folder and its working folder are a fresh private tmpfs, the rest is read-only, it
-has no network and private IPC, and sees only its own processes; so no file, socket, shared memory
-or signal carries what a bot saw into its other tasks. The two seat orders of a block never run at
-the same time (:mod:`.apart`), whatever ``--workers``. Where namespaces cannot be had (not root,
-not Linux) the host warns, on stderr and in the report, which guarantees do not hold. Each finished
-block is appended to ``OUT/journal.jsonl`` (:mod:`.journal`): ``--resume`` after a stop or a kill
-plays only the rest.
+world-writable folder and its working folder are a fresh private tmpfs, the rest is read-only
+and a copy in memory of what a bot's Python needs (:mod:`.treecopy`: no page of the host's disk
+cache), it has no network and private IPC, and sees only its own processes; so no file, socket,
+shared memory, cached page or signal carries what a bot saw into its other tasks. The two seat
+orders of a block never run at the same time (:mod:`.apart`), whatever ``--workers``. Where
+namespaces cannot be had (not root, not Linux) the host warns, on stderr and in the report, which
+guarantees do not hold. Each finished block is appended to ``OUT/journal.jsonl``
+(:mod:`.journal`): ``--resume`` after a stop or a kill plays only the rest.
 
 **Faults and forfeits.** A bot whose decision raises an exception, returns an action that is not
 legal (``True``/``False`` included), or takes longer than ``--time-limit-ms`` (measured by the

@@ -168,6 +168,36 @@ def test_same_key_same_deal_and_keys_differ() -> None:
     assert set(np.asarray(a._game.dealer).tolist()) == {0, 1}  # a random dealer
 
 
+@pytest.mark.parametrize("preset", ["standard", "schnapsen"])
+def test_random_deal_is_the_deal_of_jax_random_permutation(preset: str) -> None:
+    """``random_deal`` places the cards by counting (no sort): the same deal, key for key, as
+    ``start_deal`` of ``jax.random.permutation`` (one stable sort by uint32 keys), so it is as
+    uniform; ties of the 32-bit keys are forced in half the rows to check the stable order."""
+    from sixtysix_env.jax.engine import random_deal, shuffle_ranks, start_deal
+
+    params = make_params(preset)
+    cards = jnp.asarray(deck_cards(params))
+
+    def by_sort(key: jax.Array):  # type: ignore[no-untyped-def]
+        k_deck, k_dealer = jax.random.split(key)
+        deck = jax.random.permutation(k_deck, cards)
+        return start_deal(deck, jax.random.randint(k_dealer, (), 0, 2, dtype=jnp.int32), params)
+
+    keys = jax.random.split(jax.random.PRNGKey(17), 4096)
+    a = jax.jit(jax.vmap(by_sort))(keys)
+    b = jax.jit(jax.vmap(lambda k: random_deal(k, params)))(keys)
+    for x, y in zip(jax.tree.leaves(a), jax.tree.leaves(b), strict=True):
+        np.testing.assert_array_equal(x, y)
+    # equal sort keys: the stable order (item index) decides, as lax.sort_key_val(is_stable=True)
+    u = np.array([[5, 3, 5, 3, 1, 5], [7, 7, 7, 7, 7, 7]], np.uint32)
+    rows = iter(u)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(jax.random, "bits", lambda key, shape, dtype: jnp.asarray(next(rows)))
+        got = [np.asarray(shuffle_ranks(jax.random.PRNGKey(i), 6)) for i in range(2)]
+    ranks = [np.argsort(np.argsort(row, kind="stable"), kind="stable") for row in u]
+    np.testing.assert_array_equal(got, ranks)
+
+
 def test_pgx_properties() -> None:
     env = SixtySix("schnapsen")
     assert (env.num_players, env.num_actions, env.observation_shape) == (2, NUM_ACTIONS, (VECTOR_SIZE,))
