@@ -227,15 +227,18 @@ def check_options(opts: Options) -> Options:
     for name in ("num_envs", "n_steps", "minibatch", "bc_minibatch", "epochs", "league", "snapshot_every", "threads"):
         if getattr(opts, name) < 1:
             raise ValueError(f"--{name.replace('_', '-')} must be >= 1, got {getattr(opts, name)}")
-    for name in ("bc_deals", "bc_epochs", "eval_pairs"):
+    for name in ("seed", "eval_seed", "bc_deals", "bc_epochs", "eval_pairs"):
         if getattr(opts, name) < 0:
             raise ValueError(f"--{name.replace('_', '-')} must be >= 0, got {getattr(opts, name)}")
-    for name in ("score_share", "bc_explore", "lr_final"):
+    for name in ("score_share", "bc_explore", "lr_final", "gae_lambda"):
         if not 0 <= getattr(opts, name) <= 1:
             raise ValueError(f"--{name.replace('_', '-')} must be in [0, 1], got {getattr(opts, name)}")
-    for name in ("lr", "bc_lr", "clip", "eval_every"):
+    for name in ("lr", "bc_lr", "clip", "eval_every", "max_grad_norm"):
         if not getattr(opts, name) > 0:
             raise ValueError(f"--{name.replace('_', '-')} must be > 0, got {getattr(opts, name)}")
+    for name in ("ent_coef", "vf_coef"):
+        if getattr(opts, name) < 0:
+            raise ValueError(f"--{name.replace('_', '-')} must be >= 0, got {getattr(opts, name)}")
     try:
         opts.layers = tuple(int(x) for x in opts.hidden.split(","))
     except ValueError:

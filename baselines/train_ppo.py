@@ -58,7 +58,8 @@ from sixtysix_env.agents.ppo import PPOAgent  # noqa: E402
 from sixtysix_env.agents.ppo_export import export_policy  # noqa: E402
 from sixtysix_env.agents.random_agent import RandomAgent  # noqa: E402
 from sixtysix_env.agents.spec import parse_agent_spec  # noqa: E402
-from sixtysix_env.checks import cli_float, cli_int  # noqa: E402
+from sixtysix_env.checks import cli_float, cli_int, parse_float_text  # noqa: E402
+from sixtysix_env.cli_options import AtLeast, non_negative_float, positive_float, positive_int, unit_float  # noqa: E402
 from sixtysix_env.engine import Deal  # noqa: E402
 from sixtysix_env.envs.sixtysix_v0 import mask_array  # noqa: E402
 from sixtysix_env.infostate import InfoState  # noqa: E402
@@ -69,50 +70,61 @@ Policy = Callable[[InfoState, random.Random], int]
 
 
 # ---------------------------------------------------------------------------- options
-def _opt(default: Any, help: str) -> Any:
-    return field(default=default, metadata={"help": help})
+def _opt(default: Any, help: str, **argparse_kwargs: Any) -> Any:
+    """A field and its option: ``help``, and the option's ``type`` (or ``action``) when the plain
+    number of its annotation is not enough."""
+    return field(default=default, metadata={"help": help, "argparse": argparse_kwargs})
+
+
+def _at_least(n: int) -> dict[str, Any]:
+    """The argparse settings of a whole number of at least ``n`` (``--name must be at least n``)."""
+    return {"type": cli_int, "action": AtLeast, "at_least": n}
 
 
 @dataclass
 class Options:
     """Every setting of a run; the defaults produce the shipped model."""
 
-    seed: int = _opt(0, "seed of everything: deals, envs, opponent draws, network init, evaluation")
+    seed: int = _opt(0, "seed of everything: deals, envs, opponent draws, network init, evaluation", **_at_least(0))
     rules: str = _opt("standard", "rules preset to train on")
     out: str = _opt(
         "", "the SB3 .zip to write, the .npz goes next to it (relative to the repo root; default results/ppo_RULES.zip)"
     )
-    total_timesteps: int = _opt(3_000_000, "PPO environment steps (learner decisions)")
-    n_envs: int = _opt(16, "environments stepped together (DummyVecEnv, one process)")
-    n_steps: int = _opt(128, "rollout steps per environment between updates")
-    batch_size: int = _opt(512, "PPO minibatch size")
-    n_epochs: int = _opt(8, "PPO epochs per rollout")
-    learning_rate: float = _opt(3e-4, "PPO learning rate (linearly decayed to 10% of this)")
-    ent_coef: float = _opt(0.003, "entropy bonus")
-    clip_range: float = _opt(0.2, "PPO clip range")
-    gamma: float = _opt(1.0, "discount (a deal is about 10 decisions: no discount)")
-    gae_lambda: float = _opt(0.95, "GAE lambda")
-    vf_coef: float = _opt(0.5, "value loss weight")
+    total_timesteps: int = _opt(3_000_000, "PPO environment steps (learner decisions; 0: no PPO)", **_at_least(0))
+    n_envs: int = _opt(16, "environments stepped together (DummyVecEnv, one process)", type=positive_int)
+    n_steps: int = _opt(128, "rollout steps per environment between updates", type=positive_int)
+    batch_size: int = _opt(512, "PPO minibatch size (2 to --n-envs x --n-steps)", **_at_least(2))
+    n_epochs: int = _opt(8, "PPO epochs per rollout", type=positive_int)
+    learning_rate: float = _opt(3e-4, "PPO learning rate (linearly decayed to 10% of this)", type=positive_float)
+    ent_coef: float = _opt(0.003, "entropy bonus", type=non_negative_float)
+    clip_range: float = _opt(0.2, "PPO clip range", type=positive_float)
+    gamma: float = _opt(1.0, "discount (a deal is about 10 decisions: no discount)", type=unit_float)
+    gae_lambda: float = _opt(0.95, "GAE lambda", type=unit_float)
+    vf_coef: float = _opt(0.5, "value loss weight", type=non_negative_float)
     net_arch: str = _opt("256,256", "hidden layers of the policy and of the value network")
     activation: str = _opt("tanh", "hidden activation: tanh or relu")
     reward: str = _opt("game_points", "env reward scheme: game_points, win_loss or shaped")
     opponents: str = _opt(
         "heuristic:0.6,random:0.05,self:0.35", "opponent pool shares; 'self' is a frozen snapshot of the learner"
     )
-    score_share: float = _opt(0.5, "share of deals started from random match scores (the arena plays matches)")
-    snapshot_every: int = _opt(100_000, "steps between frozen snapshots added to the pool")
-    pool_size: int = _opt(6, "snapshots kept in the pool (oldest dropped)")
+    score_share: float = _opt(
+        0.5, "share of deals started from random match scores (the arena plays matches)", type=unit_float
+    )
+    snapshot_every: int = _opt(100_000, "steps between frozen snapshots added to the pool", type=positive_int)
+    pool_size: int = _opt(6, "snapshots kept in the pool (oldest dropped)", type=positive_int)
     warm_start: str = _opt("heuristic", "behaviour cloning teacher before PPO: heuristic, pimc or none")
-    warm_deals: int = _opt(0, "deals played for warm-start labels (0: 20000 heuristic, 800 pimc)")
-    warm_explore: float = _opt(0.15, "share of random actions played while collecting labels")
-    warm_epochs: int = _opt(5, "behaviour cloning epochs")
-    warm_lr: float = _opt(1e-3, "behaviour cloning learning rate")
-    warm_batch: int = _opt(512, "behaviour cloning minibatch size")
-    pimc_samples: int = _opt(8, "PIMC teacher: determinizations per decision")
-    eval_pairs: int = _opt(2000, "duplicate deal pairs per evaluation opponent (2 deals each)")
+    warm_deals: int = _opt(0, "deals played for warm-start labels (0: 20000 heuristic, 800 pimc)", **_at_least(0))
+    warm_explore: float = _opt(0.15, "share of random actions played while collecting labels", type=unit_float)
+    warm_epochs: int = _opt(5, "behaviour cloning epochs", **_at_least(0))
+    warm_lr: float = _opt(1e-3, "behaviour cloning learning rate", type=positive_float)
+    warm_batch: int = _opt(512, "behaviour cloning minibatch size", type=positive_int)
+    pimc_samples: int = _opt(8, "PIMC teacher: determinizations per decision", type=positive_int)
+    eval_pairs: int = _opt(
+        2000, "duplicate deal pairs per evaluation opponent (2 deals each; 0: no evaluation)", **_at_least(0)
+    )
     arena: bool = _opt(True, "run python -m sixtysix_env.arena --agents ppo,heuristic,random at the end")
     arena_args: str = _opt("--deals 2000 --seed 0", "arena arguments (--out: a temp folder unless given)")
-    threads: int = _opt(1, "torch CPU threads (more than 1 was 10x slower on a busy 2-core machine)")
+    threads: int = _opt(1, "torch CPU threads (more than 1 was 10x slower on a busy 2-core machine)", type=positive_int)
     log_dir: str = _opt("", "write SB3 CSV (and TensorBoard, when installed) logs here (empty: stdout summary only)")
     progress: bool = _opt(True, "show a tqdm progress bar")
 
@@ -128,8 +140,18 @@ def parse_args(argv: Sequence[str] | None = None) -> Options:
             parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=f.default, help=text)
         else:
             kind = {"int": cli_int, "float": cli_float, "str": str}[str(f.type)]  # numbers in ASCII digits
-            parser.add_argument(flag, type=kind, default=f.default, help=text)
+            settings = {"type": kind, **f.metadata["argparse"]}  # a bounded number: its own type or action
+            parser.add_argument(flag, default=f.default, help=text, **settings)
     opts = Options(**vars(parser.parse_args(argv)))
+    try:
+        opponent_shares(opts.opponents)
+    except ValueError as e:
+        parser.error(str(e))
+    if opts.batch_size > opts.n_envs * opts.n_steps:
+        parser.error(
+            f"--batch-size {opts.batch_size} is more than --n-envs x --n-steps "
+            f"({opts.n_envs * opts.n_steps} steps a rollout)"
+        )
     if opts.rules not in PRESETS:
         parser.error(f"--rules {opts.rules!r}: choose one of {', '.join(PRESETS)}")
     if opts.out and not opts.out.endswith(".zip"):
@@ -184,6 +206,21 @@ class FrozenPolicy:
         return int(np.argmax(np.where(legal, logits, -np.inf)))
 
 
+def opponent_shares(spec: str) -> list[tuple[str, float]]:
+    """``"heuristic:0.6,self:0.35"`` -> ``[("heuristic", 0.6), ("self", 0.35)]`` (a kind without a
+    share: 1); a ValueError names a share that is not a number >= 0, or shares adding up to 0."""
+    pairs = []
+    for part in spec.split(","):
+        kind, _, text = part.strip().partition(":")
+        share = parse_float_text(text) if text else 1.0
+        if share is None or share < 0:
+            raise ValueError(f"--opponents {spec!r}: the share of {kind!r} must be a number >= 0, got {text!r}")
+        pairs.append((kind, share))
+    if sum(share for _, share in pairs) <= 0:
+        raise ValueError(f"--opponents {spec!r}: the shares must add up to more than 0")
+    return pairs
+
+
 class OpponentPool:
     """Built-in agents and frozen snapshots, drawn with fixed shares (``kind:share,...``)."""
 
@@ -191,15 +228,12 @@ class OpponentPool:
         self.kinds: list[str] = []
         self.shares: list[float] = []
         self.builtin: dict[str, Policy] = {}
-        for part in spec.split(","):
-            kind, _, share = part.strip().partition(":")
+        for kind, share in opponent_shares(spec):
             self.kinds.append(kind)
-            self.shares.append(float(share or 1.0))
+            self.shares.append(share)
             if kind != "self":
                 agent = builtin_agent(kind)
                 self.builtin[kind] = agent.act
-        if sum(self.shares) <= 0:
-            raise ValueError(f"--opponents {spec!r}: the shares must add up to more than 0")
         self.snapshots: deque[FrozenPolicy] = deque(maxlen=pool_size)
 
     def add(self, snapshot: FrozenPolicy) -> None:

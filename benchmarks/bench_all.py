@@ -46,8 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_batched import batched_rate, vector_env_rate
 from bench_env import aec_rate, engine_rate
 
-from sixtysix_env.checks import cli_float, cli_int
-from sixtysix_env.cli_options import add_rules
+from sixtysix_env.cli_options import add_rules, positive_float, positive_int
 
 Rate = Callable[[float], float]
 """A timed run: seconds -> decisions per second (all setup and compilation done before)."""
@@ -266,12 +265,12 @@ def library_versions() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_rules(parser, notation=True, help="Sixty-Six preset for our rows")
-    parser.add_argument("--seconds", type=cli_float, default=1.5, help="length of one timed run")
-    parser.add_argument("--repeats", type=cli_int, default=5, help="rounds over all rows; the median is reported")
+    parser.add_argument("--seconds", type=positive_float, default=1.5, help="length of one timed run")
+    parser.add_argument("--repeats", type=positive_int, default=5, help="rounds over all rows; the median is reported")
     parser.add_argument("--quick", action="store_true", help="0.5 s runs, 3 rounds (about a minute)")
-    parser.add_argument("--sizes", type=cli_int, nargs="+", default=[1, 64, 1024, 4096, 65536], help="batch sizes")
-    parser.add_argument("--vector-size", type=cli_int, default=4096, help="batch of the SixtySixVectorEnv rows")
-    parser.add_argument("--pgx-batch", type=cli_int, default=4096, help="batch of the Pgx row")
+    parser.add_argument("--sizes", type=positive_int, nargs="+", default=[1, 64, 1024, 4096, 65536], help="batch sizes")
+    parser.add_argument("--vector-size", type=positive_int, default=4096, help="batch of the SixtySixVectorEnv rows")
+    parser.add_argument("--pgx-batch", type=positive_int, default=4096, help="batch of the Pgx row")
     parser.add_argument(
         "--gym-opponents", nargs="*", default=["random", "heuristic"], help="opponents for the Gymnasium rows"
     )

@@ -23,8 +23,7 @@ import time
 
 from bench_env import engine_rate
 
-from sixtysix_env.checks import cli_float, cli_int
-from sixtysix_env.cli_options import add_rules
+from sixtysix_env.cli_options import add_rules, positive_float, positive_int
 from sixtysix_env.fast import BatchedDeals
 
 
@@ -92,9 +91,9 @@ def compile_seconds(rules: str) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_rules(parser, notation=True, help="preset name")
-    parser.add_argument("--sizes", type=cli_int, nargs="+", default=[1, 64, 1024, 4096, 65536], help="batch sizes")
-    parser.add_argument("--seconds", type=cli_float, default=1.0, help="length of one timed run")
-    parser.add_argument("--repeats", type=cli_int, default=3, help="timed runs per figure (the best is kept)")
+    parser.add_argument("--sizes", type=positive_int, nargs="+", default=[1, 64, 1024, 4096, 65536], help="batch sizes")
+    parser.add_argument("--seconds", type=positive_float, default=1.0, help="length of one timed run")
+    parser.add_argument("--repeats", type=positive_int, default=3, help="timed runs per figure (the best is kept)")
     parser.add_argument(
         "--threads", choices=["serial", "parallel", "both"], default="both", help="kernels to time: one core or all"
     )

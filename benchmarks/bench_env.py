@@ -19,7 +19,7 @@ from collections.abc import Callable
 import numpy as np
 
 from sixtysix_env import Deal, InfoState, sixtysix_v0
-from sixtysix_env.checks import cli_float, cli_int
+from sixtysix_env.cli_options import positive_float, positive_int
 from sixtysix_env.observers import encode_vector
 
 
@@ -63,8 +63,8 @@ def aec_rate(make_env: Callable[[], object], seconds: float) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=cli_float, default=1.5, help="length of one timed run")
-    parser.add_argument("--repeats", type=cli_int, default=5, help="timed runs per row; the median is reported")
+    parser.add_argument("--seconds", type=positive_float, default=1.5, help="length of one timed run")
+    parser.add_argument("--repeats", type=positive_int, default=5, help="timed runs per row; the median is reported")
     args = parser.parse_args()
 
     rows: list[tuple[str, Callable[[], float]]] = [

@@ -27,8 +27,7 @@ from bench_gap import Z95, make_deals, play, player_rngs  # noqa: E402
 
 from sixtysix_env.agents.heuristic import heuristic_deal_action  # noqa: E402
 from sixtysix_env.agents.pimc import best_action, evaluate_actions, fast_playouts_for, fast_solver_for  # noqa: E402
-from sixtysix_env.checks import cli_int  # noqa: E402
-from sixtysix_env.cli_options import add_deals, add_seed  # noqa: E402
+from sixtysix_env.cli_options import add_deals, add_seed, positive_int  # noqa: E402
 from sixtysix_env.engine import Deal  # noqa: E402
 from sixtysix_env.rules import get_rules  # noqa: E402
 
@@ -67,7 +66,7 @@ def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_deals(p, default=150, help="deal pairs (the first of bench_gap's)")
     add_seed(p, help="bench_gap's seed")
-    p.add_argument("--samples", type=cli_int, default=400)
+    p.add_argument("--samples", type=positive_int, default=400)
     p.add_argument("--from-trick", default="0,3,6", help="comma-separated tricks from which the hand is known")
     args = p.parse_args(argv)
     rows = [("plain", None)] + [(f"his hand known from trick {k}", int(k)) for k in args.from_trick.split(",")]

@@ -28,8 +28,7 @@ if str(ROOT) not in sys.path:  # run as a script from a checkout
 from sixtysix_env.agents.alphabeta import solve_actions  # noqa: E402
 from sixtysix_env.agents.fast.solver import FastSolver  # noqa: E402
 from sixtysix_env.agents.heuristic import heuristic_deal_action  # noqa: E402
-from sixtysix_env.checks import cli_int  # noqa: E402
-from sixtysix_env.cli_options import add_deals, add_seed  # noqa: E402
+from sixtysix_env.cli_options import add_count, add_deals, add_seed, positive_int  # noqa: E402
 from sixtysix_env.engine import Deal, Decision  # noqa: E402
 
 
@@ -51,9 +50,9 @@ def quantiles(xs: list[float]) -> tuple[float, float]:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--positions", type=cli_int, default=30, help="positions per stock size")
+    ap.add_argument("--positions", type=positive_int, default=30, help="positions per stock size")
     add_deals(ap, default=20, help="whole deals solved by the numba search")
-    ap.add_argument("--max-reference-stock", type=cli_int, default=4, help="largest stock the reference search gets")
+    add_count(ap, "--max-reference-stock", default=4, at_least=0, help="largest stock the reference search gets")
     add_seed(ap, help="seed of the positions and deals")
     ap.add_argument("--quick", action="store_true", help="10 positions per size, 5 whole deals")
     args = ap.parse_args(argv)

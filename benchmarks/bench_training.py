@@ -41,8 +41,7 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv, VecEnvWrapper
 
-from sixtysix_env.checks import cli_int
-from sixtysix_env.cli_options import add_rules, add_seed
+from sixtysix_env.cli_options import add_count, add_rules, add_seed, positive_int
 
 
 class TimedVecEnv(VecEnvWrapper):
@@ -305,14 +304,14 @@ def main() -> None:
     parser.add_argument(
         "--opponent", default="random", help="opponent on both sides (heuristic: once the batched env has it)"
     )
-    parser.add_argument("--num-envs", type=cli_int, nargs="+", default=[16, 256], help="envs stepped together")
-    parser.add_argument("--n-steps", type=cli_int, default=128, help="PPO rollout steps per env")
-    parser.add_argument("--batch-size", type=cli_int, default=512, help="PPO minibatch size")
-    parser.add_argument("--n-epochs", type=cli_int, default=4, help="PPO epochs per rollout")
-    parser.add_argument("--hidden", type=cli_int, default=256, help="units per hidden layer (policy and value)")
-    parser.add_argument("--layers", type=cli_int, default=2, help="hidden layers (policy and value)")
-    parser.add_argument("--iterations", type=cli_int, default=3, help="timed PPO iterations (after one warm-up)")
-    parser.add_argument("--threads", type=cli_int, default=1, help="torch CPU threads")
+    parser.add_argument("--num-envs", type=positive_int, nargs="+", default=[16, 256], help="envs stepped together")
+    parser.add_argument("--n-steps", type=positive_int, default=128, help="PPO rollout steps per env")
+    add_count(parser, "--batch-size", default=512, at_least=2, help="PPO minibatch size")
+    parser.add_argument("--n-epochs", type=positive_int, default=4, help="PPO epochs per rollout")
+    parser.add_argument("--hidden", type=positive_int, default=256, help="units per hidden layer (policy and value)")
+    parser.add_argument("--layers", type=positive_int, default=2, help="hidden layers (policy and value)")
+    parser.add_argument("--iterations", type=positive_int, default=3, help="timed PPO iterations (after one warm-up)")
+    parser.add_argument("--threads", type=positive_int, default=1, help="torch CPU threads")
     add_seed(parser, help="seed of envs and networks")
     parser.add_argument("--quick", action="store_true", help="16 envs, 2 timed iterations (about a minute)")
     parser.add_argument(
@@ -328,7 +327,7 @@ def main() -> None:
         "(examples/cleanrl_selfplay.py); uses the first --num-envs (128 here by default), --n-steps (64), "
         "--iterations, --seed",
     )
-    parser.add_argument("--selfplay-seconds", type=cli_int, default=40, help="each --selfplay run's training time")
+    parser.add_argument("--selfplay-seconds", type=positive_int, default=40, help="each --selfplay run's training time")
     args = parser.parse_args()
     if args.selfplay:
         if args.num_envs == [16, 256]:

@@ -35,7 +35,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sixtysix_env.actions import CLOSE, GO_OUT, action_str
-from sixtysix_env.checks import cli_int
+from sixtysix_env.cli_options import add_count, positive_int
 from sixtysix_env.engine import Deal
 from sixtysix_env.fast import BatchedDeals
 from sixtysix_env.fast.state import COLUMNS
@@ -260,16 +260,16 @@ def lockstep(
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     configs = configurations()
-    ap.add_argument("--deals", type=cli_int, default=100_000, help="random deals per configuration (whole batches)")
-    ap.add_argument("--reference", type=cli_int, default=1_000, help="of them, deals also played in engine.Deal")
+    ap.add_argument(
+        "--deals", type=positive_int, default=100_000, help="random deals per configuration (whole batches)"
+    )
+    add_count(ap, "--reference", default=1_000, at_least=0, help="of them, deals also played in engine.Deal")
     ap.add_argument("--presets", nargs="*", default=None, choices=sorted(configs), metavar="NAME",
                     help=f"configurations (default all): {', '.join(configs)}")  # fmt: skip
-    ap.add_argument(
-        "--random-rules", type=cli_int, default=5, help="random Rules combinations (fast.verify.random_rules)"
-    )
-    ap.add_argument("--random-deals", type=cli_int, default=4_096, help="deals per random Rules combination")
-    ap.add_argument("--batch", type=cli_int, default=4096, help="deals stepped together in JAX and numba")
-    ap.add_argument("--seed", type=cli_int, default=0, help="seed of the deals, actions and random rules")
+    add_count(ap, "--random-rules", default=5, at_least=0, help="random Rules combinations (fast.verify.random_rules)")
+    ap.add_argument("--random-deals", type=positive_int, default=4_096, help="deals per random Rules combination")
+    ap.add_argument("--batch", type=positive_int, default=4096, help="deals stepped together in JAX and numba")
+    add_count(ap, "--seed", default=0, at_least=0, help="seed of the deals, actions and random rules")
     args = ap.parse_args(argv)
     names = args.presets if args.presets is not None else list(configs)
     print(f"jax {jax.__version__} on {jax.devices()[0].platform}; batch {args.batch}")

@@ -31,7 +31,8 @@ from torch import nn
 from torch.distributions import Categorical
 
 import sixtysix_env  # noqa: F401  (registers SixtySix-v0)
-from sixtysix_env.checks import cli_float, cli_int
+from sixtysix_env.checks import cli_int
+from sixtysix_env.cli_options import AtLeast, non_negative_float, positive_float, positive_int, unit_float
 from sixtysix_env.integrations.curve import LearningCurve, add_curve_arguments
 
 PRINT_EVERY_S = 25.0
@@ -40,15 +41,23 @@ PRINT_EVERY_S = 25.0
 
 def add_ppo_arguments(p: argparse.ArgumentParser) -> None:
     """PPO's settings and the network's width (``cleanrl_selfplay.py`` takes the same)."""
-    p.add_argument("--lr", type=cli_float, default=3e-4)
-    p.add_argument("--gamma", type=cli_float, default=1.0, help="a deal is short and only its end pays")
-    p.add_argument("--gae-lambda", type=cli_float, default=0.95)
-    p.add_argument("--epochs", type=cli_int, default=4)
-    p.add_argument("--minibatches", type=cli_int, default=4)
-    p.add_argument("--clip", type=cli_float, default=0.2)
-    p.add_argument("--ent-coef", type=cli_float, default=0.01)
-    p.add_argument("--vf-coef", type=cli_float, default=0.5)
-    p.add_argument("--hidden", type=cli_int, default=256)
+    p.add_argument("--lr", type=positive_float, default=3e-4)
+    p.add_argument("--gamma", type=unit_float, default=1.0, help="a deal is short and only its end pays")
+    p.add_argument("--gae-lambda", type=unit_float, default=0.95)
+    p.add_argument("--epochs", type=positive_int, default=4)
+    p.add_argument("--minibatches", type=positive_int, default=4, help="at most --num-envs x --num-steps")
+    p.add_argument("--clip", type=positive_float, default=0.2)
+    p.add_argument("--ent-coef", type=non_negative_float, default=0.01)
+    p.add_argument("--vf-coef", type=non_negative_float, default=0.5)
+    p.add_argument("--hidden", type=positive_int, default=256)
+
+
+def check_ppo_arguments(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """What no option's type can see alone: a rollout of ``--num-envs`` x ``--num-steps``
+    decisions splits into ``--minibatches`` minibatches of at least one decision."""
+    size = args.num_envs * args.num_steps
+    if args.minibatches > size:
+        p.error(f"--minibatches {args.minibatches} is more than --num-envs x --num-steps ({size} decisions a rollout)")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -57,13 +66,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     p.add_argument(
         "--total-timesteps",
-        type=cli_int,
+        type=positive_int,
         default=None,
         help="learner decisions (default 3,000,000; no limit with --minutes)",
     )
-    p.add_argument("--minutes", type=cli_float, default=None, help="stop after the update that passes this wall time")
-    p.add_argument("--num-envs", type=cli_int, default=128, help="deals stepped together")
-    p.add_argument("--num-steps", type=cli_int, default=64, help="steps per env per rollout")
+    p.add_argument(
+        "--minutes", type=positive_float, default=None, help="stop after the update that passes this wall time"
+    )
+    p.add_argument("--num-envs", type=positive_int, default=128, help="deals stepped together")
+    p.add_argument("--num-steps", type=positive_int, default=64, help="steps per env per rollout")
     add_ppo_arguments(p)
     p.add_argument(
         "--opponent",
@@ -71,8 +82,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="heuristic or random (in the kernels), ppo[:model=NAME] (a shipped network, batched numpy), or self "
         "(the learner's current greedy policy: self-play, the learner drawn into either seat per deal)",
     )
-    p.add_argument("--seed", type=cli_int, default=0)
-    p.add_argument("--threads", type=cli_int, default=1, help="torch threads (1 is fastest on a busy 2-core machine)")
+    p.add_argument("--seed", type=cli_int, action=AtLeast, at_least=0, default=0)
+    p.add_argument(
+        "--threads", type=positive_int, default=1, help="torch threads (1 is fastest on a busy 2-core machine)"
+    )
     add_curve_arguments(p)
     p.add_argument(
         "--init",
@@ -90,6 +103,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.save_npz and not args.save_npz.endswith(".npz"):
         p.error(f"--save-npz must name a .npz file, got {args.save_npz!r}")
+    check_ppo_arguments(p, args)
     return args
 
 

@@ -33,9 +33,10 @@ import numpy as np
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from cleanrl_ppo import PRINT_EVERY_S, Agent, add_ppo_arguments, ppo_update
+from cleanrl_ppo import PRINT_EVERY_S, Agent, add_ppo_arguments, check_ppo_arguments, ppo_update
 
-from sixtysix_env.checks import cli_float, cli_int
+from sixtysix_env.checks import cli_int
+from sixtysix_env.cli_options import AtLeast, positive_float, positive_int, unit_float
 from sixtysix_env.envs.selfplay import KINDS, SelfPlayVectorEnv, seat_advantages
 from sixtysix_env.envs.vector_opponents import SnapshotPool
 from sixtysix_env.integrations.curve import LearningCurve, add_curve_arguments
@@ -45,18 +46,22 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
     )
-    p.add_argument("--total-timesteps", type=cli_int, default=None, help="learner decisions (default 3,000,000)")
-    p.add_argument("--minutes", type=cli_float, default=None, help="stop after the update that passes this wall time")
-    p.add_argument("--num-envs", type=cli_int, default=256, help="deals stepped together")
-    p.add_argument("--num-steps", type=cli_int, default=32, help="steps per env per rollout")
-    p.add_argument("--self", dest="self_share", type=cli_float, default=0.5, help="share of both-seat self-play envs")
-    p.add_argument("--heuristic", type=cli_float, default=0.4, help="share of envs against the heuristic")
-    p.add_argument("--past", type=cli_float, default=0.1, help="share of envs against a frozen past self")
-    p.add_argument("--snapshot-every", type=cli_int, default=50, help="updates between snapshots into the pool")
-    p.add_argument("--pool-size", type=cli_int, default=8, help="past selves kept (the newest replace the oldest)")
+    p.add_argument("--total-timesteps", type=positive_int, default=None, help="learner decisions (default 3,000,000)")
+    p.add_argument(
+        "--minutes", type=positive_float, default=None, help="stop after the update that passes this wall time"
+    )
+    p.add_argument("--num-envs", type=positive_int, default=256, help="deals stepped together")
+    p.add_argument("--num-steps", type=positive_int, default=32, help="steps per env per rollout")
+    p.add_argument("--self", dest="self_share", type=unit_float, default=0.5, help="share of both-seat self-play envs")
+    p.add_argument("--heuristic", type=unit_float, default=0.4, help="share of envs against the heuristic")
+    p.add_argument("--past", type=unit_float, default=0.1, help="share of envs against a frozen past self")
+    p.add_argument("--snapshot-every", type=positive_int, default=50, help="updates between snapshots into the pool")
+    p.add_argument("--pool-size", type=positive_int, default=8, help="past selves kept (the newest replace the oldest)")
     add_ppo_arguments(p)
-    p.add_argument("--seed", type=cli_int, default=0)
-    p.add_argument("--threads", type=cli_int, default=1, help="torch threads (1 is fastest on a busy 2-core machine)")
+    p.add_argument("--seed", type=cli_int, action=AtLeast, at_least=0, default=0)
+    p.add_argument(
+        "--threads", type=positive_int, default=1, help="torch threads (1 is fastest on a busy 2-core machine)"
+    )
     add_curve_arguments(p)
     p.add_argument("--init", default=None, help="start from these numpy weights (.npz) instead of random ones")
     p.add_argument(
@@ -70,6 +75,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     shares = (args.self_share, args.heuristic, args.past)
     if min(shares) < 0 or sum(shares) > 1 + 1e-9:
         p.error(f"--self, --heuristic and --past are shares of the envs: each >= 0, at most 1 in all, got {shares}")
+    check_ppo_arguments(p, args)
     return args
 
 

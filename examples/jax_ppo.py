@@ -45,8 +45,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sixtysix_env.checks import cli_float
-from sixtysix_env.cli_options import add_rules, add_seed, non_negative_float, positive_float, positive_int
+from sixtysix_env.cli_options import add_rules, add_seed, non_negative_float, positive_float, positive_int, unit_float
 from sixtysix_env.integrations.curve import LearningCurve, add_curve_arguments
 from sixtysix_env.jax.reset import batched_auto_reset
 
@@ -85,8 +84,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     p.add_argument("--minutes", type=positive_float, default=None, help="stop after the update that passes this")
     p.add_argument("--lr", type=positive_float, default=3e-4)
-    p.add_argument("--gamma", type=cli_float, default=1.0, help="a deal is short and only its end pays")
-    p.add_argument("--gae-lambda", type=cli_float, default=0.95)
+    p.add_argument("--gamma", type=unit_float, default=1.0, help="a deal is short and only its end pays")
+    p.add_argument("--gae-lambda", type=unit_float, default=0.95)
     p.add_argument("--epochs", type=positive_int, default=4)
     p.add_argument("--minibatches", type=positive_int, default=8)
     p.add_argument("--clip", type=positive_float, default=0.2)
@@ -96,7 +95,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--hidden", type=positive_int, default=256)
     p.add_argument(
         "--league",
-        type=non_negative_float,
+        type=unit_float,
         default=0.0,
         help="fraction of the deals with the JAX heuristic in one seat (0: pure self-play)",
     )
@@ -115,8 +114,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.save_npz and not args.save_npz.endswith(".npz"):
         p.error(f"--save-npz must name a .npz file, got {args.save_npz!r}")
-    if not 0.0 <= args.league <= 1.0:
-        p.error(f"--league must be a fraction from 0 to 1, got {args.league}")
     if args.num_envs * args.num_steps < args.minibatches:
         p.error(f"--num-envs x --num-steps ({args.num_envs * args.num_steps}) is fewer than --minibatches")
     if args.env != "sixtysix" and args.reset == "compact":

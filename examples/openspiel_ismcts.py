@@ -21,6 +21,8 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 from sixtysix_env.arena import run_arena, summary_markdown
+from sixtysix_env.checks import cli_int
+from sixtysix_env.cli_options import AtLeast, add_count, add_deals, positive_int
 from sixtysix_env.integrations.openspiel import GAME_NAME
 
 
@@ -29,10 +31,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
     )
     p.add_argument("--rules", default="standard", help="rules preset (the game's parameter)")
-    p.add_argument("--sim-games", type=int, default=50, help="games for pyspiel.random_sim_test")
-    p.add_argument("--simulations", type=int, default=100, help="ISMCTS simulations per decision")
-    p.add_argument("--deals", type=int, default=100, help="arena duplicate deals against heuristic (0: skip)")
-    p.add_argument("--seed", type=int, default=0)
+    add_count(p, "--sim-games", default=50, at_least=0, help="games for pyspiel.random_sim_test (0: skip)")
+    p.add_argument("--simulations", type=positive_int, default=100, help="ISMCTS simulations per decision")
+    add_deals(p, default=100, at_least=0, help="arena duplicate deals against heuristic (0: skip)")
+    p.add_argument("--seed", type=cli_int, action=AtLeast, at_least=0, default=0)
     return p.parse_args(argv)
 
 

@@ -57,7 +57,8 @@ import time
 import warnings
 from typing import Any
 
-from sixtysix_env.checks import cli_float, cli_int
+from sixtysix_env.checks import cli_int
+from sixtysix_env.cli_options import AtLeast, add_count, positive_float, positive_int
 from sixtysix_env.distributed import ADDRESS_HELP, cli_ray_address
 from sixtysix_env.distributed.ray_backend import connection_hint
 from sixtysix_env.integrations.curve import LearningCurve, add_curve_arguments, heartbeat
@@ -70,13 +71,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
     )
     p.add_argument(
-        "--iterations", type=cli_int, default=None, help="PPO iterations (default 60; no limit with --minutes)"
+        "--iterations", type=positive_int, default=None, help="PPO iterations (default 60; no limit with --minutes)"
     )
-    p.add_argument("--minutes", type=cli_float, default=None, help="stop training after this much wall time")
-    p.add_argument("--batch", type=cli_int, default=8192, help="env steps per iteration")
-    p.add_argument("--minibatch", type=cli_int, default=2048, help="env steps per gradient step")
-    p.add_argument("--env-runners", type=cli_int, default=0, help="sampling processes (0: sample in the driver)")
-    p.add_argument("--envs-per-runner", type=cli_int, default=128, help="deals each runner plays at once")
+    p.add_argument("--minutes", type=positive_float, default=None, help="stop training after this much wall time")
+    p.add_argument("--batch", type=positive_int, default=8192, help="env steps per iteration")
+    p.add_argument("--minibatch", type=positive_int, default=2048, help="env steps per gradient step")
+    add_count(p, "--env-runners", default=0, at_least=0, help="sampling processes (0: sample in the driver)")
+    p.add_argument("--envs-per-runner", type=positive_int, default=128, help="deals each runner plays at once")
     p.add_argument("--address", type=cli_ray_address, default="local", help=f"Ray cluster: {ADDRESS_HELP}")
     p.add_argument("--self-play", action="store_true", help="the AEC env, both seats one shared policy")
     p.add_argument(
@@ -84,10 +85,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         action="store_true",
         help="single SixtySix-v0 envs in RLlib's own sync vector env instead of the batched engine (slow; debugging)",
     )
-    p.add_argument("--hidden", type=cli_int, default=256)
-    p.add_argument("--lr", type=cli_float, default=3e-4)
-    p.add_argument("--threads", type=cli_int, default=1, help="torch threads per process")
-    p.add_argument("--seed", type=cli_int, default=0)
+    p.add_argument("--hidden", type=positive_int, default=256)
+    p.add_argument("--lr", type=positive_float, default=3e-4)
+    p.add_argument("--threads", type=positive_int, default=1, help="torch threads per process")
+    p.add_argument("--seed", type=cli_int, action=AtLeast, at_least=0, default=0)
     p.add_argument(
         "--save-npz",
         default="results/rllib_ppo.npz",
@@ -99,13 +100,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         p.error(f"--save-npz must name a .npz file, got {args.save_npz!r}")
     if args.iterations is None:
         args.iterations = 60 if args.minutes is None else 10**9
-    for name in ("iterations", "batch", "minibatch", "envs_per_runner", "hidden", "threads"):
-        if getattr(args, name) < 1:
-            p.error(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
-    if args.env_runners < 0 or args.eval_deals < 0:
-        p.error("--env-runners and --eval-deals must be 0 or more")
-    if (args.minutes is not None and args.minutes <= 0) or not args.lr > 0:
-        p.error("--minutes and --lr must be positive")
+    if args.eval_deals < 0:
+        p.error(f"--eval-deals must be 0 or more, got {args.eval_deals}")
     return args
 
 

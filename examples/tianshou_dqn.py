@@ -34,7 +34,8 @@ import numpy as np
 import torch
 
 import sixtysix_env  # noqa: F401  (registers SixtySix-v0)
-from sixtysix_env.checks import cli_float, cli_int
+from sixtysix_env.checks import cli_int
+from sixtysix_env.cli_options import AtLeast, positive_float, positive_int, unit_float
 from sixtysix_env.integrations.curve import LearningCurve, add_curve_arguments
 
 
@@ -42,20 +43,24 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
     )
-    p.add_argument("--epochs", type=cli_int, default=None, help="epochs (default 10; no limit with --minutes)")
-    p.add_argument("--minutes", type=cli_float, default=None, help="stop at the first collect past this wall time")
-    p.add_argument("--epoch-steps", type=cli_int, default=50_000, help="env steps per epoch")
-    p.add_argument("--envs", type=cli_int, default=256, help="deals collecting together")
+    p.add_argument("--epochs", type=positive_int, default=None, help="epochs (default 10; no limit with --minutes)")
+    p.add_argument("--minutes", type=positive_float, default=None, help="stop at the first collect past this wall time")
+    p.add_argument("--epoch-steps", type=positive_int, default=50_000, help="env steps per epoch")
+    p.add_argument("--envs", type=positive_int, default=256, help="deals collecting together")
     p.add_argument("--single", action="store_true", help="DummyVectorEnv of single envs (debugging)")
-    p.add_argument("--buffer", type=cli_int, default=100_000)
-    p.add_argument("--batch", type=cli_int, default=512)
-    p.add_argument("--updates-per-step", type=cli_float, default=0.005, help="gradient steps per env step collected")
-    p.add_argument("--lr", type=cli_float, default=1e-3)
-    p.add_argument("--hidden", type=cli_int, default=256)
-    p.add_argument("--eps", type=cli_float, default=0.1, help="epsilon-greedy exploration while collecting")
-    p.add_argument("--threads", type=cli_int, default=1, help="torch threads (1 is fastest on a busy 2-core machine)")
-    p.add_argument("--seed", type=cli_int, default=0)
-    p.add_argument("--print-every", type=cli_float, default=20.0, help="seconds between progress lines")
+    p.add_argument("--buffer", type=positive_int, default=100_000)
+    p.add_argument("--batch", type=positive_int, default=512)
+    p.add_argument(
+        "--updates-per-step", type=positive_float, default=0.005, help="gradient steps per env step collected"
+    )
+    p.add_argument("--lr", type=positive_float, default=1e-3)
+    p.add_argument("--hidden", type=positive_int, default=256)
+    p.add_argument("--eps", type=unit_float, default=0.1, help="epsilon-greedy exploration while collecting")
+    p.add_argument(
+        "--threads", type=positive_int, default=1, help="torch threads (1 is fastest on a busy 2-core machine)"
+    )
+    p.add_argument("--seed", type=cli_int, action=AtLeast, at_least=0, default=0)
+    p.add_argument("--print-every", type=positive_float, default=20.0, help="seconds between progress lines")
     p.add_argument(
         "--save-npz",
         default="results/tianshou_dqn.npz",
@@ -65,8 +70,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.save_npz and not args.save_npz.endswith(".npz"):
         p.error(f"--save-npz must name a .npz file, got {args.save_npz!r}")
-    if not args.print_every > 0:
-        p.error(f"--print-every must be positive, got {args.print_every}")
     if args.epochs is None:
         args.epochs = 10 if args.minutes is None else 10**6
     return args

@@ -43,7 +43,8 @@ import torch
 from torch import nn
 
 import sixtysix_env  # noqa: F401  (registers SixtySix-v0)
-from sixtysix_env.checks import cli_float, cli_int
+from sixtysix_env.checks import cli_int, parse_float_text
+from sixtysix_env.cli_options import AtLeast, positive_float, positive_int
 from sixtysix_env.integrations.curve import LearningCurve, add_curve_arguments
 
 # TorchRL logs INFO lines (spec checks, storage sizes) at import and while building the env: only
@@ -55,17 +56,23 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
     )
-    p.add_argument("--frames", type=cli_int, default=None, help="env steps (default 200,000; no limit with --minutes)")
-    p.add_argument("--frames-per-batch", type=cli_int, default=8192)
-    p.add_argument("--envs", type=cli_int, default=128, help="deals stepped together")
+    p.add_argument(
+        "--frames", type=positive_int, default=None, help="env steps (default 200,000; no limit with --minutes)"
+    )
+    p.add_argument("--frames-per-batch", type=positive_int, default=8192)
+    p.add_argument("--envs", type=positive_int, default=128, help="deals stepped together")
     p.add_argument("--single", action="store_true", help="SerialEnv of single envs (debugging)")
-    p.add_argument("--minutes", type=cli_float, default=None, help="stop after the batch that passes this wall time")
-    p.add_argument("--epochs", type=cli_int, default=4)
-    p.add_argument("--minibatch", type=cli_int, default=2048)
-    p.add_argument("--lr", type=cli_float, default=3e-4)
-    p.add_argument("--hidden", type=cli_int, default=256)
-    p.add_argument("--threads", type=cli_int, default=1, help="torch threads (1 is fastest on a busy 2-core machine)")
-    p.add_argument("--seed", type=cli_int, default=0)
+    p.add_argument(
+        "--minutes", type=positive_float, default=None, help="stop after the batch that passes this wall time"
+    )
+    p.add_argument("--epochs", type=positive_int, default=4)
+    p.add_argument("--minibatch", type=positive_int, default=2048, help="at most --frames-per-batch")
+    p.add_argument("--lr", type=positive_float, default=3e-4)
+    p.add_argument("--hidden", type=positive_int, default=256)
+    p.add_argument(
+        "--threads", type=positive_int, default=1, help="torch threads (1 is fastest on a busy 2-core machine)"
+    )
+    p.add_argument("--seed", type=cli_int, action=AtLeast, at_least=0, default=0)
     p.add_argument(
         "--save-npz",
         default="results/torchrl_ppo.npz",
@@ -73,15 +80,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     p.add_argument("--selfplay", action="store_true", help="train both seats' decisions with a league (see above)")
     p.add_argument("--league", default="0.5,0.4,0.1", help="--selfplay: shares SELF,HEURISTIC,PAST of the envs")
-    p.add_argument("--snapshot-every", type=cli_int, default=50, help="--selfplay: batches between snapshots")
+    p.add_argument("--snapshot-every", type=positive_int, default=50, help="--selfplay: batches between snapshots")
     add_curve_arguments(p)
     args = p.parse_args(argv)
     if args.selfplay:
-        try:
-            shares = [float(x) for x in args.league.split(",")]
-        except ValueError:
-            shares = []
-        if len(shares) != 3 or min(shares) < 0 or sum(shares) > 1 + 1e-9:
+        read = [parse_float_text(x.strip()) for x in args.league.split(",")]  # ASCII digits, finite
+        shares = [x for x in read if x is not None]
+        if len(shares) != len(read) or len(shares) != 3 or min(shares) < 0 or sum(shares) > 1 + 1e-9:
             p.error(
                 f"--league takes three shares SELF,HEURISTIC,PAST (each >= 0, at most 1 in all), got {args.league!r}"
             )

@@ -29,6 +29,7 @@ __all__ = [
     "positive_float",
     "positive_int",
     "rules_choice",
+    "unit_float",
 ]
 
 
@@ -54,6 +55,14 @@ def positive_float(text: str) -> float:
     value = cli_float(text)
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be > 0, got {text!r}")
+    return value
+
+
+def unit_float(text: str) -> float:
+    """An ``argparse`` type: a finite number from 0 to 1 (a share, a probability, a discount)."""
+    value = cli_float(text)
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"must be in [0, 1], got {text!r}")
     return value
 
 

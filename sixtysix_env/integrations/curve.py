@@ -27,7 +27,8 @@ from collections.abc import Iterator
 from dataclasses import asdict
 from pathlib import Path
 
-from ..checks import cli_float, cli_int
+from ..checks import cli_int
+from ..cli_options import AtLeast, positive_float
 from .evaluate import BatchPolicy, DuplicateResult, duplicate_eval
 
 __all__ = ["LearningCurve", "add_curve_arguments", "heartbeat", "redraw"]
@@ -62,10 +63,14 @@ def add_curve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--eval-deals",
         type=cli_int,
+        action=AtLeast,
+        at_least=0,
         default=2000,
         help="duplicate deals against heuristic at the end (0: no evaluation, no curve)",
     )
-    parser.add_argument("--eval-every", type=cli_float, default=120.0, help="seconds between checkpoint evaluations")
+    parser.add_argument(
+        "--eval-every", type=positive_float, default=120.0, help="seconds between checkpoint evaluations"
+    )
     parser.add_argument("--curve", default=None, help="write the curve as PREFIX.csv, PREFIX.json and PREFIX.png")
 
 
