@@ -12,7 +12,7 @@ legal mask produced at every step. Each timed call steps every deal ``--steps`` 
 - ``jax-compact``: the same with ``sixtysix_env.jax.compact_auto_reset`` instead of Pgx's
   ``auto_reset``: under ``vmap`` the latter deals a new deal for every env at every step (its
   ``lax.cond`` becomes a select) and dealing costs about a step; the compact one deals at most
-  B/4 per step. A step on a deal left over for want of a new one is not counted.
+  B/8 per step and observes the batch once. A step on a deal left over for want of a new one is not counted.
 - ``jax-heuristic``: the same as ``jax``, with seat 1 played by ``heuristic_action`` (the built-in heuristic
   in JAX) instead of random actions: what a heuristic opponent costs inside the loop.
 - ``numba``: ``sixtysix_env.fast.BatchedDeals(B, opponent=None, autoreset=True)``:
@@ -57,7 +57,9 @@ def random_legal(key: Any, legal: Any) -> Any:
     """A uniformly random legal action per row of a ``(B, A)`` bool mask from one uniform float
     per row: the random policy of the numba engine's ``sample_actions``. ``jax.random.categorical``
     draws Gumbel noise for every action and cost several times a step of the engine at B = 4,096
-    on the CPU (3.6 ms against 0.55 ms for this), so the loop would time the sampler."""
+    on the CPU (3.6 ms against 0.55 ms for this), so the loop would time the sampler. The k-th
+    legal action's index is the number of actions with at most k legal ones up to them: a count,
+    cheaper than an argmax (0.21 ms against 0.31 ms at B = 4,096), the same pick."""
     import jax
     import jax.numpy as jnp
     import numpy as np
@@ -67,7 +69,7 @@ def random_legal(key: Any, legal: Any) -> Any:
     rank = jnp.dot(legal.astype(jnp.float32), upto)  # legal actions up to each one: exact small ints
     count = rank[:, -1]
     k = jnp.minimum(jnp.floor(jax.random.uniform(key, count.shape) * count), count - 1)
-    return jnp.argmax(legal & (rank == k[:, None] + 1), axis=-1).astype(jnp.int32)
+    return jnp.sum(rank <= k[:, None], axis=-1, dtype=jnp.int32)
 
 
 def jax_runner(

@@ -72,7 +72,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         choices=("compact", "pgx"),
         default="pgx",
         help="how finished deals are replaced: pgx.experimental.auto_reset (under vmap every deal is dealt anew at "
-        "every step, most thrown away) or compact_auto_reset (at most a quarter of the deals per step; sixtysix only)",
+        "every step, most thrown away) or compact_auto_reset (at most an eighth of the deals per step; sixtysix only)",
     )
     p.add_argument("--num-envs", type=positive_int, default=512, help="deals stepped together")
     p.add_argument("--num-steps", type=positive_int, default=32, help="steps of every deal per update")

@@ -366,8 +366,8 @@ def _closing_exchange(g: Game, a: jax.Array) -> Game:
     return out.replace(current=1 - g.current, decision=I32(LEAD))  # type: ignore[attr-defined, no-any-return]
 
 
-# branch ids of apply_action
-_B_LEAD, _B_FOLLOW, _B_DECLARE, _B_EXCHANGE, _B_CLOSE, _B_GO_OUT, _B_DRAW, _B_CLOSING, _B_PLAYED = range(9)
+# branch ids of apply_action (_B_KEEP: the deal unchanged)
+_B_LEAD, _B_FOLLOW, _B_DECLARE, _B_EXCHANGE, _B_CLOSE, _B_GO_OUT, _B_DRAW, _B_CLOSING, _B_PLAYED, _B_KEEP = range(10)
 
 
 def _branch(d: jax.Array, a: jax.Array) -> jax.Array:
@@ -388,9 +388,11 @@ def _branch(d: jax.Array, a: jax.Array) -> jax.Array:
     ).astype(I32)
 
 
-def apply_action(g: Game, action: Any) -> Game:
+def apply_action(g: Game, action: Any, keep: Any = False) -> Game:
     """Deal.apply for a legal ``action`` (the caller checks it: an illegal one leaves a garbage
-    but well-formed state), then the next legal mask. Pure; jit- and vmap-able."""
+    but well-formed state), then the next legal mask; ``keep`` (a bool) returns ``g`` unchanged
+    instead, one more branch of the switch rather than a select over every field. Pure; jit- and
+    vmap-able."""
     a = jnp.asarray(action, I32)
     card = jnp.clip(a, 0, 23)
     suit = jnp.clip(a - MARRIAGE, 0, 3)
@@ -404,8 +406,9 @@ def apply_action(g: Game, action: Any) -> Game:
         _draw_pass,
         lambda g: _closing_exchange(g, a),
         lambda g: _score_played_out(g, g.current),
+        lambda g: g,
     ]
-    g = jax.lax.switch(_branch(g.decision, a), branches, g)
+    g = jax.lax.switch(jnp.where(keep, _B_KEEP, _branch(g.decision, a)), branches, g)
     return g.replace(mask=compute_mask(g))  # type: ignore[attr-defined, no-any-return]
 
 

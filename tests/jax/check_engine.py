@@ -155,6 +155,34 @@ def test_illegal_action_ends_the_deal_with_minus_one_for_the_mover() -> None:
     assert not np.asarray(again.rewards).any()  # a finished episode pays nothing more
 
 
+def test_step_is_pgx_env_step_field_for_field() -> None:
+    """``SixtySix.step`` replaces ``pgx.Env.step`` (its three ``lax.cond`` over the state); every
+    field must stay what Pgx's own step makes, for legal and illegal actions, finished deals
+    stepped again and truncated ones, under ``jit(vmap)``."""
+    import pgx.core as core
+
+    env = jitted("standard").env
+    ours = jax.jit(jax.vmap(env.step))
+    pgxs = jax.jit(jax.vmap(lambda s, a: core.Env.step(env, s, a)))
+    state = jitted_init()(jax.random.split(jax.random.PRNGKey(5), N))
+    state = state.replace(truncated=jnp.arange(N) == 3)
+    rng = np.random.default_rng(5)
+    kinds = {"illegal": 0, "over": 0}
+    for _ in range(60):
+        masks = np.asarray(state.legal_action_mask)
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        wild = rng.random(N) < 0.05  # any action, often an illegal one
+        actions[wild] = rng.integers(0, NUM_ACTIONS, wild.sum())
+        kinds["illegal"] += int((~masks[np.arange(N), actions]).sum())
+        kinds["over"] += int(np.asarray(state.terminated | state.truncated).sum())
+        a = jnp.asarray(actions, jnp.int32)
+        mine, theirs = ours(state, a), pgxs(state, a)
+        for (path, x), y in zip(jax.tree_util.tree_leaves_with_path(mine), jax.tree.leaves(theirs), strict=True):
+            np.testing.assert_array_equal(x, y, err_msg=jax.tree_util.keystr(path))
+        state = mine
+    assert kinds["illegal"] >= 10 and kinds["over"] >= 10 * N, kinds
+
+
 def test_same_key_same_deal_and_keys_differ() -> None:
     init = jitted_init()
     keys = jax.random.split(jax.random.PRNGKey(42), N)
@@ -239,6 +267,38 @@ def test_auto_reset_loop_under_jit_vmap() -> None:
         total += rewards.sum(axis=0)
     assert ended > 300  # about one deal per 20 decisions: some 700 here
     assert np.isfinite(total).all()
+
+
+def test_compact_auto_reset_deals_new_deals_into_finished_envs_and_observes_them() -> None:
+    """``compact_auto_reset``: a finished env reports its deal's end and holds a fresh deal (or is
+    left over, over, for a step when more end than ``resets``); every row's observation and mask
+    are those of the deal it holds; rewards come only with an end; a left-over row is dealt later."""
+    from sixtysix_env.jax import compact_auto_reset
+    from sixtysix_env.jax.env import mask_to_bool
+
+    env = jitted("standard").env
+    step = jax.jit(compact_auto_reset(env, N, resets=2))  # few new deals a step: some rows wait
+    observe = jax.jit(jax.vmap(env.observe))
+    state = jitted_init()(jax.random.split(jax.random.PRNGKey(8), N))
+    rng = np.random.default_rng(8)
+    fresh = left_over = 0
+    for t in range(200):
+        masks = np.asarray(state.legal_action_mask)
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        before = np.asarray(state.game.termination) == -1
+        state = step(state, jnp.asarray(actions, jnp.int32), jax.random.PRNGKey(100 + t))
+        done, running = np.asarray(state.terminated), np.asarray(state.game.termination) == -1
+        rewards = np.asarray(state.rewards)
+        np.testing.assert_array_equal(rewards.sum(axis=1), 0.0)
+        assert not rewards[~(done & before)].any()  # only an end pays; a left-over row reads terminated, 0
+        new = done & running
+        assert (np.asarray(state.game.trick_count)[new] == 0).all() and (np.asarray(state._step_count)[new] == 0).all()
+        fresh += int(new.sum())
+        left_over += int((~running).sum())
+        np.testing.assert_array_equal(state.observation, observe(state))
+        masks = np.asarray(jax.vmap(mask_to_bool)(state.game.mask))
+        np.testing.assert_array_equal(np.asarray(state.legal_action_mask)[running], masks[running])
+    assert fresh > 200 and left_over > 0, (fresh, left_over)
 
 
 def test_step_vs_heuristic_leaves_the_learner_to_act() -> None:
