@@ -12,8 +12,9 @@ Public names (stable):
   ``num_players`` (2), ``num_actions`` (32), ``observation_shape`` ((235,)); beyond pgx:
   ``init_from_deck(deck, dealer) -> State`` (deck row: hand 0, hand 1, stock bottom first),
   ``heuristic_action(state)``, ``play_heuristic(state, seat) -> State`` (the heuristic plays
-  ``seat`` until the other seat is to act), ``step_vs_heuristic(state, action, seat) -> State`` and
-  ``params`` (the static ``Params``).
+  ``seat`` until the other seat is to act), ``step_vs_heuristic(state, action, seat) -> State``,
+  ``advance(state, action) -> State`` (``step`` without the new observation), ``deal(key) ->
+  State`` (``init`` without the observation) and ``params`` (the static ``Params``).
 - ``State``: the ``pgx.State`` (``current_player``, ``observation``, ``rewards`` float32 (2,),
   ``terminated``, ``truncated``, ``legal_action_mask`` bool (32,), ``_step_count``) plus
   ``_game`` (alias ``game``): a ``Game``.
@@ -23,7 +24,10 @@ Public names (stable):
   heuristic player's action for the player to act (-1 once the deal is over), the same as the
   numba and Python heuristics.
 - ``make_params(rules) -> Params``: the static rules tuple (raises ``UnsupportedRuleError``).
-- ``apply_action(game, action) -> Game``, ``start_deal(deck, dealer, params) -> Game``,
+- ``compact_auto_reset(env, batch, resets=None)`` and ``batched_auto_reset(env, batch, compact)``:
+  batched ``step(state, action, key)`` with auto-reset; the compact one deals at most ``resets``
+  (default ``batch // 8``) new deals a step instead of one per env.
+- ``apply_action(game, action, keep=False) -> Game``, ``start_deal(deck, dealer, params) -> Game``,
   ``random_deal(key, params) -> Game``, ``encode_observation(game, player) -> float32 (235,)``:
   the engine without the Pgx wrapper (no observation computed unless asked).
 """
