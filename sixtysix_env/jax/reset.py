@@ -27,8 +27,8 @@ def compact_auto_reset(env: Any, batch: int, resets: int | None = None) -> Calla
     about a step. Here the finished envs are found with ``jnp.nonzero(size=resets)``
     and only those get one of ``resets`` new deals (scattered in), and the batch is observed once,
     after the new deals are in. The result reads as Pgx's auto-reset: a finished env returns its
-    new deal with ``terminated`` and ``rewards`` of the deal that ended. A deal lasts some 17
-    decisions or more, so about ``batch / 17`` deals end together; one that finds no free deal
+    new deal with ``terminated`` and ``rewards`` of the deal that ended. A random deal lasts about
+    20 decisions, so about ``batch / 20`` deals end at a step; one that finds no free deal
     stays over (``state.game.termination != RUNNING``), the next step is a no-op for it (Pgx's rule
     on a finished state: zero rewards) and it is dealt again then (``rollout`` leaves such steps
     out of the loss)."""
