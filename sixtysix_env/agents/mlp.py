@@ -43,6 +43,7 @@ __all__ = [
     "MAX_ARRAY_ELEMENTS",
     "MAX_FILE_BYTES",
     "MAX_MEMBERS",
+    "average_policies",
     "linear_layers",
     "vector_policy",
 ]
@@ -89,6 +90,53 @@ def vector_policy(policy: Layers, value: Layers, *, activation: str, rules: str,
         "source": source,
     }
     return MLPPolicy(policy, value, meta)
+
+
+def _average_layers(stacks: list[Layers]) -> Layers:
+    """One network whose output is the mean of the ``stacks``' outputs: the first layers stacked
+    (their hidden units side by side), the middle ones block-diagonal, the last ones side by side
+    and scaled by 1/n. Exact, as each member's units see only their own inputs."""
+    n = len(stacks)
+    depth = len(stacks[0])
+    out: list[tuple[np.ndarray, np.ndarray]] = []
+    for i in range(depth):
+        ws = [s[i][0].astype(np.float32) for s in stacks]
+        bs = [s[i][1].astype(np.float32) for s in stacks]
+        if i == depth - 1:
+            w = np.concatenate([x / n for x in ws], axis=1) if depth > 1 else sum(ws) / n
+            b = sum(bs) / n
+        elif i == 0:
+            w, b = np.concatenate(ws, axis=0), np.concatenate(bs)
+        else:
+            w = np.zeros((sum(x.shape[0] for x in ws), sum(x.shape[1] for x in ws)), dtype=np.float32)
+            r = c = 0
+            for x in ws:
+                w[r : r + x.shape[0], c : c + x.shape[1]] = x
+                r, c = r + x.shape[0], c + x.shape[1]
+            b = np.concatenate(bs)
+        out.append((np.asarray(w, dtype=np.float32), np.asarray(b, dtype=np.float32)))
+    return tuple(out)
+
+
+def average_policies(policies: list[MLPPolicy], *, source: str) -> MLPPolicy:
+    """An ensemble written as one wider network: its logits (and value) are the mean of the
+    members', so it plays the argmax of their summed log-probabilities. Being one plain MLP, it
+    runs wherever a single network does (the batched opponents, the variance reduction's playouts)."""
+    if len(policies) < 2:
+        raise ValueError(f"averaging needs at least 2 networks, got {len(policies)}")
+    first = policies[0]
+    for k, p in enumerate(policies[1:], start=1):
+        for key in ("activation", "observation", "observation_size", "num_actions"):
+            if p.meta[key] != first.meta[key]:
+                raise ValueError(
+                    f"network {k} has {key}={p.meta[key]!r}, network 0 {first.meta[key]!r}: they cannot be averaged"
+                )
+        if len(p.policy) != len(first.policy) or len(p.value) != len(first.value):
+            raise ValueError(f"network {k} has a different number of layers than network 0: they cannot be averaged")
+    rules = sorted({str(p.meta.get("rules", "unknown")) for p in policies})
+    meta = {key: first.meta[key] for key in (*_META_KEYS, "observation")}
+    meta.update(rules="+".join(rules), source=source)
+    return MLPPolicy(_average_layers([p.policy for p in policies]), _average_layers([p.value for p in policies]), meta)
 
 
 def _relu(x: np.ndarray) -> np.ndarray:
