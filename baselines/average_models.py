@@ -22,13 +22,12 @@ if str(ROOT) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(ROOT))
 
 from sixtysix_env.agents.mlp import average_policies  # noqa: E402
-from sixtysix_env.agents.ppo import MODELS_DIR, load_policy  # noqa: E402
+from sixtysix_env.agents.ppo import load_policy, shipped_model  # noqa: E402
 
 
 def model_path(name: str) -> Path:
-    """A shipped model's file from its name, or the path given."""
-    shipped = MODELS_DIR / f"{name}.npz"
-    return shipped if "/" not in name and not name.endswith(".npz") else Path(name)
+    """A path as given (it names a folder or ends in .npz), else a shipped model by name."""
+    return Path(name) if "/" in name or name.endswith(".npz") else shipped_model(model=name)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -42,17 +41,18 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> Path:
-    args = parser().parse_args(argv)
+    ap = parser()
+    args = ap.parse_args(argv)
     if len(args.models) < 2:
-        parser().error(f"give at least 2 models to average, got {len(args.models)}")
+        ap.error(f"give at least 2 models to average, got {len(args.models)}")
     if not str(args.out).endswith(".npz"):
-        parser().error(f"--out must name a .npz file, got {args.out!r}")
-    paths = [model_path(m) for m in args.models]
+        ap.error(f"--out must name a .npz file, got {args.out!r}")
     try:
+        paths = [model_path(m) for m in args.models]
         policies = [load_policy(p) for p in paths]
         merged = average_policies(policies, source="mean of " + " + ".join(p.name for p in paths))
     except (ValueError, FileNotFoundError) as e:
-        parser().error(str(e))
+        ap.error(str(e))
     out = merged.save(args.out)
     widths = [w.shape[0] for w, _ in merged.policy[:-1]]
     print(f"wrote {out}: the mean of {len(paths)} networks, hidden widths {widths}")

@@ -74,7 +74,8 @@ def test_the_shipped_ensemble_is_the_mean_of_the_two_networks_it_names(tmp_path)
     [
         (["cleanrl_standard_long", "--out", "e.npz"], "at least 2 models"),
         (["cleanrl_standard_long", "league_standard_solve", "--out", "e.txt"], "must name a .npz"),
-        (["cleanrl_standard_long", "no_such_model", "--out", "e.npz"], "no PPO model at"),
+        (["cleanrl_standard_long", "no_such", "--out", "e.npz"], "no shipped ppo model 'no_such': choose one of"),
+        (["cleanrl_standard_long", "missing/e.npz", "--out", "e.npz"], "no PPO model at"),
     ],
 )
 def test_the_script_refuses_bad_arguments_with_a_usage_error(argv: list[str], message: str, capsys, tmp_path) -> None:

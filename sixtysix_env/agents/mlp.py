@@ -134,7 +134,7 @@ def average_policies(policies: list[MLPPolicy], *, source: str) -> MLPPolicy:
         if len(p.policy) != len(first.policy) or len(p.value) != len(first.value):
             raise ValueError(f"network {k} has a different number of layers than network 0: they cannot be averaged")
     rules = sorted({str(p.meta.get("rules", "unknown")) for p in policies})
-    meta = {key: first.meta[key] for key in (*_META_KEYS, "observation")}
+    meta = {key: first.meta[key] for key in _META_KEYS}
     meta.update(rules="+".join(rules), source=source)
     return MLPPolicy(_average_layers([p.policy for p in policies]), _average_layers([p.value for p in policies]), meta)
 
