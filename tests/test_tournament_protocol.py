@@ -22,7 +22,7 @@ from sixtysix_env.tournament.host import Cheated, _read_json
 from sixtysix_env.tournament.hosting import python_paths, unreadable_by_others
 from sixtysix_env.tournament.journal import read_journal
 
-from .tournament_helpers import alive
+from .tournament_helpers import alive, no_jail
 
 CHEATERS = Path(__file__).with_name("cheaters")
 KEY = b"teacher-secret-key-0123456789"
@@ -462,6 +462,37 @@ def test_a_python_under_a_0700_home_stops_the_tournament_with_the_fix_not_a_leag
     message = str(e.value)
     assert message.startswith("preflight: ") and "\n" not in message and len(message) < 1000
     assert "cannot import numpy" in message and f"chmod o+rx {hidden}" in message
+
+
+FROM_A_PRIVATE_CHECKOUT = """
+import sys
+from pathlib import Path
+
+import sixtysix_env
+from sixtysix_env.tournament import run_tournament
+
+assert Path(sixtysix_env.__file__).is_relative_to(sys.argv[2]), sixtysix_env.__file__
+t = run_tournament(Path(sys.argv[1]), include=["random"], deals=1, block=1, key=b"teacher-secret-key-0123456789")
+statuses = sorted((b.label, b.status) for b in t.bots)
+print("STATUS", statuses, "ISOLATION", repr(t.isolation), "FAULTS", len(t.arena.faults))
+"""
+
+
+@pytest.mark.skipif(bool(no_jail()), reason=no_jail() or "")
+def test_a_checkout_in_a_0700_folder_plays_in_the_jail(tmp_path) -> None:
+    """A clone in /root or in ``mktemp -d``, run from source: in the jail tree the folder Python
+    imports the package from is listable (it holds only what the tree binds), so the bots load."""
+    home = tmp_path / "home"
+    shutil.copytree(ROOT / "sixtysix_env", home / "sixtysix_env", ignore=shutil.ignore_patterns("__pycache__"))
+    home.chmod(0o700)
+    env = {**os.environ, "PYTHONPATH": str(home)}
+    bots = _numpy_bots(tmp_path)
+    run = subprocess.run(
+        [sys.executable, "-c", FROM_A_PRIVATE_CHECKOUT, str(bots), str(home)],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "STATUS [('npbot', 'plays'), ('random', 'plays')] ISOLATION '' FAULTS 0" in run.stdout
 
 
 def test_the_preflight_passes_where_the_bots_can_read_python(tmp_path) -> None:

@@ -285,6 +285,20 @@ def _modes(paths: Sequence[str]) -> dict[str, int]:
     return out
 
 
+HOME = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+"""The folder Python imports this package from (a checkout, or site-packages)."""
+
+
+def _listable_home(modes: dict[str, int]) -> dict[str, int]:
+    """``modes`` with :data:`HOME` listable by every user. Python imports a package only from a
+    folder it can list, and in the tree that folder holds nothing but what the tree binds (this
+    package, a venv inside a checkout), so a checkout in a 0700 folder (a clone in ``/root``, in
+    ``mktemp -d``) serves bots as one anyone may read does."""
+    if HOME in modes:
+        modes[HOME] |= 0o555
+    return modes
+
+
 def _skeleton(root: str, path: str, modes: dict[str, int]) -> None:
     """Make the folders of ``path`` under ``root`` with their :func:`_modes`."""
     cur = "/"
@@ -330,7 +344,7 @@ def enter(private: Sequence[str], keep: Sequence[str] = (), gid: int | None = No
     binds, links = _plan([*keep, *DEVICES], gid)
     bound = [b for b in binds if not b.endswith("/")]
     covered = [p for p in covered if not _under(p, bound)]  # inside a read-only bind: nothing to write
-    modes = _modes([*(b.rstrip("/") for b in binds), *links, *covered, "/proc"])
+    modes = _listable_home(_modes([*(b.rstrip("/") for b in binds), *links, *covered, "/proc"]))
     _call("unshare", CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWPID)
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
     sources = {}

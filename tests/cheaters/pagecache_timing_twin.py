@@ -14,6 +14,7 @@ In a jail tree held in memory every read is fast: the flag says "written" to eve
 card positions show every card, which is no hand."""
 
 import os
+import sys
 import time
 
 STRIDE = 256 * 1024
@@ -22,18 +23,21 @@ DONE = []
 
 
 def _positions() -> list[tuple[str, int]]:
-    files = []
-    for root, dirs, names in os.walk("/"):
-        dirs[:] = sorted(d for d in dirs if os.path.join(root, d) not in ("/proc", "/dev", "/sys"))
-        for n in sorted(names):
-            path = os.path.join(root, n)
-            try:
-                st = os.stat(path)
-            except OSError:
-                continue
-            if st.st_size > 4 << 20 and os.path.isfile(path) and os.access(path, os.R_OK):
-                files.append((path, st.st_size))
-    return [(path, off) for path, size in files for off in range(STRIDE, size - STRIDE, STRIDE)]
+    files = {}
+    # "/" and the folders Python imports from: a folder on the way to them may be one it can pass
+    # through but not list (a checkout in a 0700 home)
+    for top in ["/", *sorted(p for p in sys.path if p.startswith("/"))]:
+        for root, dirs, names in os.walk(top):
+            dirs[:] = sorted(d for d in dirs if os.path.join(root, d) not in ("/proc", "/dev", "/sys"))
+            for n in sorted(names):
+                path = os.path.realpath(os.path.join(root, n))
+                try:
+                    st = os.stat(path)
+                except OSError:
+                    continue
+                if st.st_size > 4 << 20 and os.path.isfile(path) and os.access(path, os.R_OK):
+                    files[path] = st.st_size
+    return [(path, off) for path, size in sorted(files.items()) for off in range(STRIDE, size - STRIDE, STRIDE)]
 
 
 def _time_read(place: tuple[str, int]) -> float:
