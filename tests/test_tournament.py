@@ -306,6 +306,9 @@ def test_stopping_the_tournament_stops_every_bot(tmp_path) -> None:
     while not _named("sixtysix-hang") and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.1)
     pids = _named("sixtysix-hang")
+    if not pids and proc.poll() is not None:
+        out, err = proc.communicate()
+        pytest.fail(f"the tournament ended before the hanging bot started: {out[-2000:]} {err[-2000:]}")
     assert pids, "the hanging bot never started"
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=60)

@@ -48,19 +48,21 @@ def test_resume_after_the_host_is_killed_gives_the_uninterrupted_standings(tmp_p
     args = [str(folder), "--include", "random", "--deals", "6", "--block", "1", "--key-file", str(key)]
     killed = tmp_path / "killed"
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "sixtysix_env.tournament", *args, "--out", str(killed), "--no-progress"],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    said = tmp_path / "killed.txt"  # what the host printed, shown if it ended on its own
+    with said.open("w") as output:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "sixtysix_env.tournament", *args, "--out", str(killed), "--no-progress"],
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
     journal = killed / "journal.jsonl"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
         if journal.is_file() and journal.read_text().count("\n") >= 3:  # the header and two blocks
             break
         time.sleep(0.02)
-    assert proc.poll() is None, "the run ended before it could be killed"
+    assert proc.poll() is None, f"the run ended before it could be killed: {said.read_text()[-3000:]}"
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(30)
     blocks_before = journal.read_text().count('"tasks"')

@@ -226,7 +226,61 @@ def _env(name: str) -> Any:
     return importlib.import_module(f"sixtysix_env.envs.{name}")
 
 
+def commands() -> str:
+    """Every command of the package, from the list ``python -m sixtysix_env`` prints."""
+    from sixtysix_env.__main__ import COMMANDS
+
+    rows = ["| command | what it does |", "|---|---|"]
+    rows += [_row(f"`python -m sixtysix_env.{name}`", what) for name, what in COMMANDS]
+    return "\n".join(rows)
+
+
+def readme_section(title: str) -> str:
+    """A section of the README (its quick start, its ten lines), so that the site and the README
+    say the same: the README is the one place each is written."""
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    if f"\n## {title}\n" not in readme:
+        log.warning(f"README.md has no section {title!r}")
+        return ""
+    return readme.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0].strip()
+
+
+def extras() -> str:
+    """Every optional extra of ``pyproject.toml``: what it installs and, from the comment above it
+    there, why (the one place each reason is written)."""
+    import ast
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text(encoding="utf-8")
+    section = text.split("[project.optional-dependencies]\n", 1)[1].split("\n[", 1)[0]
+    rows = ["| extra | installs | why |", "|---|---|---|"]
+    why: list[str] = []
+    lines = iter(section.splitlines())
+    for line in lines:
+        if line.startswith("#"):
+            why.append(line.lstrip("# ").strip())
+            continue
+        m = re.match(r"^([\w-]+) = (\[.*)$", line)
+        if not m:
+            why = []
+            continue
+        body = [m.group(2)]
+        while not body[-1].rstrip().endswith("]"):
+            body.append(next(lines))
+        items = ast.literal_eval("".join(re.sub(r"\s#.*$", "", b) for b in body if not b.strip().startswith("#")))
+        shown = ", ".join(f"`{x}`" for x in items)
+        rows.append(_row(f"`{m.group(1)}`", shown, " ".join(why)))
+        why = []
+    return "\n".join(rows)
+
+
 GENERATORS: dict[str, Callable[[], str]] = {
+    "extras": extras,
+    "commands": commands,
+    "quick-start": lambda: readme_section("Quick start"),
+    "ten-lines": lambda: readme_section("Ten lines"),
     "envs-overview": envs_overview,
     "vector-layout": vector_layout,
     "table-layout-3": lambda: table_layout(3),
