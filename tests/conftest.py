@@ -98,22 +98,32 @@ def bots_cannot_load_here() -> str:
     return f"root without namespaces per game, and Python under {hidden}, which the bots' user ids cannot read"
 
 
+PREFLIGHT_STOP = "preflight: a bot process"
+"""How the tournament host's preflight message begins (sixtysix_env.tournament.preflight)."""
+
+
+def skip_if_stopped_by_preflight(item, report, why) -> None:
+    """Make ``report`` (a failed call) a skip carrying the preflight's own fix when the failure is
+    the host's preflight stopping the tournament and ``why()`` says no bot can load here."""
+    # what a command printed first (the whole message), then the traceback (its E line)
+    text = "\n".join([report.capstdout, report.capstderr, report.longreprtext])
+    if report.when != "call" or not report.failed or PREFLIGHT_STOP not in text:
+        return
+    reason = why()
+    if reason:
+        line = next(x for x in text.splitlines() if PREFLIGHT_STOP in x)
+        fix = line[line.index(PREFLIGHT_STOP) :].strip()
+        report.outcome = "skipped"
+        report.longrepr = (str(item.path), item.location[1] or 0, f"Skipped: {reason}; {fix}")
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     """A test whose tournament the host's preflight stopped, on a machine where no bot can load
     (:func:`bots_cannot_load_here`), is skipped with the preflight's own fix, not failed: the
     tests cannot run here, as the jail tests cannot without root. Under CI a skip still fails."""
     outcome = yield
-    report = outcome.get_result()
-    text = "\n".join([report.longreprtext, report.capstdout, report.capstderr])  # a CLI prints it
-    if report.when != "call" or not report.failed or "preflight: a bot process" not in text:
-        return
-    why = bots_cannot_load_here()
-    if why:
-        line = next(x for x in text.splitlines() if "preflight: a bot process" in x)
-        fix = line[line.index("preflight: a bot process") :].strip()
-        report.outcome = "skipped"
-        report.longrepr = (str(item.path), item.location[1] or 0, f"Skipped: {why}; {fix}")
+    skip_if_stopped_by_preflight(item, outcome.get_result(), bots_cannot_load_here)
 
 
 def pytest_sessionfinish(session, exitstatus):
