@@ -29,6 +29,7 @@ import functools
 import importlib.machinery
 import os
 import sys
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
@@ -173,8 +174,30 @@ class RayExecutor:
                 yield _get(ray, done.pop(delivered))
                 delivered += 1
         finally:
-            for ref in index_of:  # an error, an interrupt or a consumer that stopped early
-                ray.cancel(ref)
+            _cancel(ray, list(index_of))  # an error, an interrupt or a consumer that stopped early
+
+
+CANCEL_WAIT_S = 10.0
+"""How long a cancelled task may take to stop before its worker is killed."""
+
+
+def _cancel(ray: Any, refs: list[Any]) -> None:
+    """Cancel ``refs`` and see them stop. A cancel is a request that reaches a running task as a
+    KeyboardInterrupt between two Python instructions: one sent while the task's worker is still
+    starting can be lost, one sent just before the caller shuts a local cluster down too, and none
+    interrupts a blocking call (ray-project/ray#32954). So it is sent again each second to what has
+    not stopped, and after :data:`CANCEL_WAIT_S` the workers of what still runs are killed."""
+    deadline = time.monotonic() + CANCEL_WAIT_S
+    left = refs
+    while left:
+        for ref in left:
+            ray.cancel(ref)
+        wait = deadline - time.monotonic()
+        if wait <= 0:
+            for ref in left:
+                ray.cancel(ref, force=True)
+            return
+        _, left = ray.wait(left, num_returns=len(left), timeout=min(1.0, wait))
 
 
 def connection_hint(address: str, error: Exception) -> str:
