@@ -185,7 +185,7 @@ def _cancel(ray: Any, refs: list[Any]) -> None:
     """Cancel ``refs`` and see them stop. A cancel is a request that reaches a running task as a
     KeyboardInterrupt between two Python instructions: one sent while the task's worker is still
     starting can be lost, one sent just before the caller shuts a local cluster down too, and none
-    interrupts a blocking call (ray-project/ray#32954). So it is sent again each second to what has
+    interrupts a blocking call (github.com/ray-project/ray/issues/32954). So it is sent again each second to what has
     not stopped, and after :data:`CANCEL_WAIT_S` the workers of what still runs are killed."""
     deadline = time.monotonic() + CANCEL_WAIT_S
     left = refs
