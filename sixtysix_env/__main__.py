@@ -6,6 +6,7 @@ them for whoever types the package's name first.
 
 from __future__ import annotations
 
+import os
 import sys
 
 __all__ = ["COMMANDS", "INTERNAL", "main", "usage"]
@@ -52,7 +53,10 @@ def usage() -> str:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if not args or args[0] in ("-h", "--help"):
-        print(usage())
+        try:
+            print(usage(), flush=True)
+        except BrokenPipeError:  # piped into `head`: the reader has what it wanted, and no traceback
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     from .text_safety import terminal_text
 

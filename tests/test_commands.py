@@ -54,3 +54,11 @@ def test_the_package_lists_the_commands_and_points_a_command_to_its_module(capsy
     assert main(["nope\x1b[2J"]) == 2
     err = capsys.readouterr().err
     assert "'nope\\x1b[2J' is not a command" in err and "\x1b" not in err and "tournament" in err
+
+
+def test_the_list_piped_into_a_reader_that_stops_early_ends_without_a_traceback() -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "sixtysix_env"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # as `| head -1` does once it has its line
+    err = proc.stderr.read().decode()
+    assert proc.wait(60) == 0 and "Traceback" not in err and "BrokenPipeError" not in err
