@@ -80,3 +80,34 @@ def test_the_rllib_extra_installs_ray_client_and_each_framework_extra_draws_curv
     assert "client" in ray.partition("[")[2].partition("]")[0].split(","), ray
     for name in ("cleanrl", "tianshou", "torchrl", "openspiel", "rllib"):
         assert any(r.startswith("sixtysix-env[") and "plot" in r for r in extras[name]), (name, extras[name])
+
+
+INTERRUPT = """
+import _thread, signal, sys, time
+from sixtysix_env.distributed.ray_backend import _interruptible
+
+assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # as a shell starts a background job
+if sys.argv[1] == "restore":
+    _interruptible()
+_thread.interrupt_main()  # how Ray delivers a cancel to a running task
+time.sleep(0.2)
+print("ran on")
+"""
+
+
+@pytest.mark.parametrize("restore", [True, False])
+def test_a_ray_task_started_with_sigint_ignored_can_be_cancelled(restore) -> None:
+    """Ray's cancel is a KeyboardInterrupt, which a process that inherited an ignored SIGINT (a
+    driver run under nohup or by a CI job) never raises: each task restores Python's handler."""
+    import signal
+    import subprocess
+
+    run = subprocess.run(
+        [sys.executable, "-c", INTERRUPT, "restore" if restore else "keep"],
+        capture_output=True, text=True, timeout=60,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )  # fmt: skip
+    if restore:
+        assert run.returncode != 0 and "KeyboardInterrupt" in run.stderr and "ran on" not in run.stdout
+    else:
+        assert run.returncode == 0 and "ran on" in run.stdout

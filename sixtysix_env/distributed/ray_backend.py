@@ -28,7 +28,9 @@ from __future__ import annotations
 import functools
 import importlib.machinery
 import os
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
@@ -74,7 +76,17 @@ def _run_one(packed: tuple[Callable[[Any], Any], dict[str, Any]], task: Any) -> 
     """One task on a Ray worker: the caller's registrations and one thread, then ``fn(task)``."""
     fn, registrations = packed
     init_worker(registrations)
+    _interruptible()
     return fn(task)
+
+
+def _interruptible() -> None:
+    """Let a cancel reach this task: Ray delivers it as a KeyboardInterrupt, which a worker never
+    raises where SIGINT is ignored, as it is in everything a shell starts in the background
+    (``nohup ... &``, a CI job) and so in the driver's workers. Restored in the main thread only,
+    where Ray runs a task and where Python allows it."""
+    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 class RayExecutor:
