@@ -10,12 +10,15 @@ from __future__ import annotations
 import inspect
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from mkdocs.plugins import get_plugin_logger
 
 log = get_plugin_logger("generated")
 
+ROOT = Path(__file__).resolve().parents[2]
+"""The repository: the README and pyproject.toml that tables are read from."""
 MARKER = re.compile(r"^<!-- generated: ([\w-]+) -->$", re.M)
 
 
@@ -102,7 +105,6 @@ def _checked_values() -> dict[str, tuple[Any, ...]]:
     """The values each ``check_option("name", value, (...))`` call of the env modules allows, read
     from their source (``seat``, ``wrapper``, ``illegal_action``: options without a constant)."""
     import ast
-    from pathlib import Path
 
     import sixtysix_env.envs as envs
 
@@ -174,7 +176,6 @@ def env_docstring(module: Any) -> str:
     """An env module's docstring, as PettingZoo's env pages begin: its summary table, actions,
     arguments and rewards, with its Sphinx roles made links."""
     import ast
-    from pathlib import Path
 
     # the docstring as written: the three- and four-player modules append their layout table to
     # ``__doc__`` at import, which the page's Observations section already generates
@@ -187,7 +188,6 @@ def _roles() -> Any:
     """docs/hooks/roles.py (mkdocs loads each hook on its own, not as a package)."""
     import importlib.util
     import sys
-    from pathlib import Path
 
     if "docs_hook_roles" not in sys.modules:
         spec = importlib.util.spec_from_file_location("docs_hook_roles", Path(__file__).with_name("roles.py"))
@@ -238,9 +238,7 @@ def commands() -> str:
 def readme_section(title: str) -> str:
     """A section of the README (its quick start, its ten lines), so that the site and the README
     say the same: the README is the one place each is written."""
-    from pathlib import Path
-
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
     if f"\n## {title}\n" not in readme:
         log.warning(f"README.md has no section {title!r}")
         return ""
@@ -251,9 +249,8 @@ def extras() -> str:
     """Every optional extra of ``pyproject.toml``: what it installs and, from the comment above it
     there, why (the one place each reason is written)."""
     import ast
-    from pathlib import Path
 
-    text = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text(encoding="utf-8")
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     section = text.split("[project.optional-dependencies]\n", 1)[1].split("\n[", 1)[0]
     rows = ["| extra | installs | why |", "|---|---|---|"]
     why: list[str] = []

@@ -285,8 +285,9 @@ def _modes(paths: Sequence[str]) -> dict[str, int]:
     return out
 
 
-HOME = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-"""The folder Python imports this package from (a checkout, or site-packages)."""
+HOME = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
+"""The folder Python imports this package from (a checkout, or site-packages), as a real path:
+the tree's folders are named by their real paths (:func:`_resolve`)."""
 
 
 def _listable_home(modes: dict[str, int]) -> dict[str, int]:
