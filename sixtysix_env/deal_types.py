@@ -26,6 +26,7 @@ __all__ = [
     "check_fields",
     "list_fields",
     "straight_builder",
+    "compile_copies",
 ]
 
 
@@ -222,3 +223,37 @@ def straight_builder(
     exec("\n".join(lines), scope)  # the source is built above from identifier names only
     fn: Callable[..., Any] = scope[name]
     return fn
+
+
+def compile_copies(
+    cls: Any, view_name: str, view_slots: Sequence[str], params: str, given: Mapping[str, str], names: Mapping[str, Any]
+) -> Callable[..., Any]:
+    """Give ``cls`` its ``clone`` (also ``__copy__``) and return the body of its ``from_view``, both
+    straight code from ``cls.FIELDS``. ``from_view(cls, VIEW, params)`` copies each field the view
+    (``view_slots``) holds under the same name and takes the rest from ``given`` (expressions over
+    ``VIEW`` and ``params``, with ``names`` as their globals): a field in neither raises at import."""
+    check_fields(cls, cls.FIELDS)
+    lists = list_fields(cls, cls.FIELDS)
+    clone = straight_builder(
+        "clone",
+        "self",
+        "_new(type(self))",
+        cls.__slots__,
+        lambda f: f"self.{f}[:]" if f in lists else f"self.{f}",
+        {"_new": object.__new__},
+    )
+    clone.__doc__ = "An independent copy (searches clone millions of times: straight code)."
+    clone.__qualname__ = f"{cls.__name__}.clone"
+    setattr(cls, "clone", clone)  # noqa: B010 - declared for type checkers in the class body
+    setattr(cls, "__copy__", clone)  # noqa: B010
+    missing = [f for f in cls.FIELDS if f not in given and f not in view_slots]
+    if missing:
+        raise TypeError(f"{cls.__name__} fields {missing} are neither in the view nor given to from_view")
+    return straight_builder(
+        f"_{cls.__name__.lower()}_from_view",
+        f"cls, {view_name}, {params}",
+        "_new(cls)",
+        cls.__slots__,
+        lambda f: given.get(f) or (f"list({view_name}.{f})" if f in lists else f"{view_name}.{f}"),
+        {"_new": object.__new__, **names},
+    )

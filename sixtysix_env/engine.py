@@ -14,13 +14,13 @@ tricks, drawing, going out under automatic claiming, scoring) on the way.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from .actions import CLOSE, EXCHANGE, GO_OUT, MARRIAGE, NUM_ACTIONS, PASS, action_label, action_str, actions_of
 from .actions import parse_action as parse_action_text
 from .cards import CARD_POINTS, NUM_CARDS, SUIT_MASK, Rank, card, card_str, cards_str, parse_cards
 from .checks import as_index, check_int
-from .deal_types import Decision, Outcome, RandomSource, Termination, check_fields, list_fields, straight_builder
+from .deal_types import Decision, Outcome, RandomSource, Termination, compile_copies
 from .infostate import InfoState
 from .rules import Rules, get_rules
 
@@ -310,7 +310,7 @@ class Deal:
         d: Deal = _deal_from_view(cls, info, hands, stock)
         return d
 
-    if TYPE_CHECKING:  # straight code compiled from FIELDS below the class (``_compile_deal_methods``)
+    if TYPE_CHECKING:  # straight code compiled from FIELDS below the class (``compile_copies``)
 
         def clone(self) -> Deal:
             """An independent copy."""
@@ -766,24 +766,13 @@ def _view_mismatch(info: InfoState, hand: int, face_down: Sequence[int]) -> str:
     return ""
 
 
-def _compile_deal_methods() -> None:
-    """``Deal.clone`` and the body of ``Deal.from_view`` as straight code from ``Deal.FIELDS``."""
-    check_fields(Deal, Deal.FIELDS)
-    lists = list_fields(Deal, Deal.FIELDS)
-    clone = straight_builder(
-        "clone",
-        "self",
-        "_new(Deal)",
-        Deal.__slots__,
-        lambda f: f"self.{f}[:]" if f in lists else f"self.{f}",
-        {"_new": object.__new__, "Deal": Deal},
-    )
-    clone.__doc__ = "An independent copy (search agents call this millions of times: straight code)."
-    clone.__qualname__ = "Deal.clone"
-    setattr(Deal, "clone", clone)  # noqa: B010 - declared for type checkers in the class body
-    setattr(Deal, "__copy__", clone)  # noqa: B010
-    # from_view: what the view does not hold as such is given (hands, stock) or follows from it
-    given = {
+# from_view: what the view does not hold as such is given (hands, stock) or follows from it
+_deal_from_view = compile_copies(
+    Deal,
+    "info",
+    InfoState.__slots__,
+    "hands, stock",
+    {
         "hands": "hands",
         "stock": "stock",
         "current": "info.current_player if info.outcome is None else info.leader",
@@ -791,20 +780,6 @@ def _compile_deal_methods() -> None:
         "known": "list(info._known)",
         "arrangement": "None",
         "_mask": "-1",
-    }
-    missing = [f for f in Deal.FIELDS if f not in given and f not in InfoState.__slots__]
-    if missing:
-        raise TypeError(f"Deal fields {missing} are neither in InfoState nor given to from_view")
-    global _deal_from_view
-    _deal_from_view = straight_builder(
-        "_deal_from_view",
-        "cls, info, hands, stock",
-        "_new(cls)",
-        Deal.__slots__,
-        lambda f: given.get(f) or (f"list(info.{f})" if f in lists else f"info.{f}"),
-        {"_new": object.__new__, "_LEAD": Decision.LEAD},
-    )
-
-
-_deal_from_view: Any = None
-_compile_deal_methods()
+    },
+    {"_LEAD": Decision.LEAD},
+)

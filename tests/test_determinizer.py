@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from sixtysix_env.cards import cards_of
-from sixtysix_env.deal_types import check_fields, straight_builder
+from sixtysix_env.deal_types import check_fields, compile_copies, straight_builder
 from sixtysix_env.engine import Deal
 from sixtysix_env.infostate import InfoState
 from sixtysix_env.rules import PRESETS
@@ -192,6 +192,23 @@ def test_a_field_named_in_one_place_only_fails():
         check_fields(Half, ("a",), extra=())
     with pytest.raises(ValueError, match="identifiers"):
         straight_builder("f", "x", "x", ["a; import os"], str, {})
+
+
+def test_a_field_neither_in_the_view_nor_given_fails_at_compile():
+    class Loose:
+        FIELDS = ("a", "b")
+        __slots__ = (*FIELDS, "_mask")
+        a: int
+        b: list[int]
+        _mask: int
+
+    with pytest.raises(TypeError, match=r"Loose fields \['b'\] are neither in the view nor given"):
+        compile_copies(Loose, "view", ("a",), "x", {}, {})
+    from_view = compile_copies(Loose, "view", ("a",), "x", {"b": "list(x)", "_mask": "-1"}, {})
+    made = from_view(Loose, type("View", (), {"a": 7})(), (1, 2))
+    assert (made.a, made.b, made._mask) == (7, [1, 2], -1)
+    copy = made.clone()
+    assert (copy.a, copy.b) == (7, [1, 2]) and copy.b is not made.b
 
 
 def test_clone_copies_every_field_and_shares_no_list():

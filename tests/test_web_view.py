@@ -47,6 +47,41 @@ def test_the_table_view_does_not_change_when_hidden_cards_are_dealt_differently(
             deal.apply(rng.choice(deal.legal_actions()))
 
 
+def _schema(state):
+    """The keys of a screen's state, with those of its lists' entries and nested objects."""
+    out = set(state)
+    for key in ("trump", "outcome", "stock"):
+        out |= {f"{key}.{k}" for k in state[key] or {}}
+    for key in ("players", "sides", "legal"):
+        out |= {f"{key}[].{k}" for entry in state[key] for k in entry}
+    return out
+
+
+def test_every_game_sends_the_page_one_schema():
+    """The page draws two, three and four players from the same keys, the finished deal too."""
+    schemas = []
+    for game, rules, view in [
+        (Deal, "standard", seat_view),
+        (ThreeDeal, "pagat", table_view),
+        (FourDeal, "pagat", table_view),
+    ]:
+        rng = random.Random(5)
+        names = ["You", "a", "b", "c"][: game.n_players]
+        seen: set[str] = set()
+        for _ in range(20):
+            deal = game.new(rules, rng)
+            while True:
+                seen |= _schema(
+                    view(deal.information_state(deal.current_player if not deal.is_over else 0), names, you=0)
+                )
+                if deal.is_over:
+                    break
+                deal.apply(rng.choice(deal.legal_actions()))
+        schemas.append(seen - {k for k in seen if k.startswith("stock.")})
+    assert schemas[0] == schemas[1] == schemas[2]
+    assert {"outcome.payoffs", "outcome.text", "legal[].action", "players[].hand"} <= schemas[0]
+
+
 def test_a_hand_is_sorted_trumps_first_then_alternating_colours_high_to_low():
     hand = mask_of(parse_cards("9C AH QS TD KC JH"))
     assert sorted_hand(hand, trump=0) == parse_cards("KC 9C AH JH QS TD")

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from ..cards import CARD_POINTS, NUM_CARDS, SUIT_MASK, card_str, cards_of, cards_str, parse_cards
 from ..checks import as_index, check_int
-from ..deal_types import check_fields, list_fields, straight_builder
+from ..deal_types import compile_copies
 from ..engine import HIGHER_IN_SUIT, MARRIAGE_PAIR, IllegalActionError, RandomSource
 from .actions import (
     CHOOSE_TRUMP,
@@ -428,7 +428,7 @@ class TableDeal:
             d._after_trump()
         return d
 
-    if TYPE_CHECKING:  # straight code compiled from FIELDS below the class (``_compile_table_methods``)
+    if TYPE_CHECKING:  # straight code compiled from FIELDS below the class (``compile_copies``)
 
         def clone(self) -> Any:
             """An independent copy."""
@@ -856,24 +856,13 @@ def _history_with(view: TableView, committed: Sequence[int], outs: Sequence[int]
     return out
 
 
-def _compile_table_methods() -> None:
-    """``TableDeal.clone`` and the body of ``TableDeal.from_view`` as straight code from ``TableDeal.FIELDS``."""
-    check_fields(TableDeal, TableDeal.FIELDS)
-    lists = list_fields(TableDeal, TableDeal.FIELDS)
-    clone = straight_builder(
-        "clone",
-        "self",
-        "_new(type(self))",
-        TableDeal.__slots__,
-        lambda f: f"self.{f}[:]" if f in lists else f"self.{f}",
-        {"_new": object.__new__},
-    )
-    clone.__doc__ = "An independent copy (straight code: searches clone millions of times)."
-    clone.__qualname__ = "TableDeal.clone"
-    setattr(TableDeal, "clone", clone)  # noqa: B010 - declared for type checkers in the class body
-    setattr(TableDeal, "__copy__", clone)  # noqa: B010
-    # from_view: what the view does not hold as such is given or follows from it
-    given = {
+# from_view: what the view does not hold as such is given or follows from it
+_table_from_view = compile_copies(
+    TableDeal,
+    "view",
+    TableView.__slots__,
+    "dealt, hands, outs, committed, history, pair_answer",
+    {
         "dealt": "dealt",
         "first_packet": "tuple(sum(1 << c for c in r[:3]) for r in dealt)",
         "hands": "hands",
@@ -884,20 +873,6 @@ def _compile_table_methods() -> None:
         "current": "view.current_player if view.outcome is None else view.leader",
         "decision": "view.decision if view.decision is not None else _LEAD",
         "_mask": "-1",
-    }
-    missing = [f for f in TableDeal.FIELDS if f not in given and f not in TableView.__slots__]
-    if missing:
-        raise TypeError(f"TableDeal fields {missing} are neither in TableView nor given to from_view")
-    global _table_from_view
-    _table_from_view = straight_builder(
-        "_table_from_view",
-        "cls, view, dealt, hands, outs, committed, history, pair_answer",
-        "_new(cls)",
-        TableDeal.__slots__,
-        lambda f: given.get(f) or (f"list(view.{f})" if f in lists else f"view.{f}"),
-        {"_new": object.__new__, "_LEAD": TableDecision.LEAD},
-    )
-
-
-_table_from_view: Any = None
-_compile_table_methods()
+    },
+    {"_LEAD": TableDecision.LEAD},
+)

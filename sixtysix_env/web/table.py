@@ -14,7 +14,7 @@ from ..cards import NUM_CARDS, card_symbol
 from ..table.deal import TableDecision
 from ..table.view import TableView
 from ..textplay import move_text, side_label
-from .view import SUIT_SYMBOLS, sorted_hand, trick_list
+from .view import SUIT_SYMBOLS, screen_state, sorted_hand
 
 __all__ = ["table_view"]
 
@@ -74,8 +74,6 @@ def table_view(
             if a < NUM_CARDS:
                 entry["card"] = a
             legal.append(entry)
-    done, current = trick_list(view)
-    out = view.outcome
     if trump < 0:
         where = "not named yet"
     elif view.trump_card < 0:
@@ -83,43 +81,25 @@ def table_view(
     else:
         holder = next((q for q in range(n) if view.known[q] >> view.trump_card & 1), -1)
         where = "played" if holder < 0 else f"player {holder}"
-    return {
-        "game": view.game,
-        "n_players": n,
-        "rules": view.rules.name,
-        "match_target": view.rules.match_target,
-        "match_deals": getattr(view.rules, "match_deals", 0),
-        "you": you,
-        "bottom": me,
-        "names": list(names),
-        "dealer": view.dealer,
-        "trump": {
+    return screen_state(
+        view,
+        game=view.game,
+        n_players=n,
+        match_deals=getattr(view.rules, "match_deals", 0),
+        you=you,
+        names=names,
+        trump={
             "suit": trump if trump >= 0 else None,
             "symbol": SUIT_SYMBOLS[trump] if trump >= 0 else "?",
             "card": view.trump_card if view.trump_card >= 0 else None,
             "text": card_symbol(view.trump_card) if view.trump_card >= 0 else "",
             "where": where,
         },
-        "stock": None,
-        "players": players,
-        "sides": sides,
-        "table": current,
-        "last_trick": done[-1] if done else None,
-        "tricks": done,
-        "trick_count": len(done),
-        "turn": view.current_player if out is None else None,
-        "decision": view.decision.name.lower() if view.decision is not None else None,
-        "first_packet": view.decision == TableDecision.TRUMP,
-        "declared": view.declared if view.declared >= 0 else None,
-        "legal": legal,
-        "outcome": None
-        if out is None
-        else {
-            "winner": out.winner,
-            "game_points": out.game_points,
-            "termination": out.termination.name.lower(),
-            "payoffs": list(out.payoffs),
-            "text": result,
-        },
-        "scores": list(scores if scores is not None else view.scores),
-    }
+        stock=None,
+        players=players,
+        sides=sides,
+        legal=legal,
+        first_packet=view.decision == TableDecision.TRUMP,
+        result=result,
+        scores=scores if scores is not None else view.scores,
+    )

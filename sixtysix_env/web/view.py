@@ -104,7 +104,6 @@ def seat_view(
     sentence for a finished deal (:func:`result_line`, which needs the whole deal)."""
     me, opp = info.player, info.opponent
     trump = info.trump
-    done, current = trick_list(info)
     players = []
     for p in (0, 1):
         if p == me:
@@ -135,46 +134,84 @@ def seat_view(
                 legal.append({"action": a, "kind": "card", "card": a, "label": f"play {card_symbol(a)}"})
             else:
                 legal.append({"action": a, "kind": "button", "label": _button(move_text(info, a))})
-    out = info.outcome
     stock_open = info.stock_size > 0 and info.closed_by < 0
     match_scores = list(scores if scores is not None else info.scores)
     sides = [
         {"name": names[p], "points": info.points[p], "pending": info.pending[p], "tricks": info.tricks[p]}
         for p in (0, 1)
     ]
-    return {
-        "game": "two",
-        "n_players": 2,
-        "rules": info.rules.name,
-        "match_target": info.rules.match_target,
-        "match_deals": 0,
-        "you": you,
-        "bottom": me,
-        "names": list(names),
-        "dealer": info.dealer,
-        "trump": {
+    return screen_state(
+        info,
+        game="two",
+        n_players=2,
+        match_deals=0,
+        you=you,
+        names=names,
+        trump={
             "suit": trump,
             "symbol": SUIT_SYMBOLS[trump],
             "text": card_symbol(info.trump_card),
             "card": info.trump_card,
             "where": _trump_place(info),
         },
-        "stock": {
+        stock={
             "size": info.stock_size,
             "bottom": info.stock_bottom if info.stock_size else None,
             "face_up": stock_open,
             "closed_by": info.closed_by if info.closed_by >= 0 else None,
         },
+        players=players,
+        sides=sides,
+        legal=legal,
+        first_packet=False,
+        result=result,
+        scores=match_scores,
+    )
+
+
+def screen_state(
+    view: Any,
+    *,
+    game: str,
+    n_players: int,
+    match_deals: int,
+    you: int | None,
+    names: Sequence[str],
+    trump: dict[str, Any],
+    stock: dict[str, Any] | None,
+    players: list[dict[str, Any]],
+    sides: list[dict[str, Any]],
+    legal: list[dict[str, Any]],
+    first_packet: bool,
+    result: str,
+    scores: Sequence[int],
+) -> dict[str, Any]:
+    """The state a play screen draws, one schema for every game: the parts that differ by game come
+    in as arguments, the rest (tricks, turn, outcome) is read from ``view`` the same way for all."""
+    done, current = trick_list(view)
+    out = view.outcome
+    return {
+        "game": game,
+        "n_players": n_players,
+        "rules": view.rules.name,
+        "match_target": view.rules.match_target,
+        "match_deals": match_deals,
+        "you": you,
+        "bottom": view.player,
+        "names": list(names),
+        "dealer": view.dealer,
+        "trump": trump,
+        "stock": stock,
         "players": players,
         "sides": sides,
         "table": current,
         "last_trick": done[-1] if done else None,
         "tricks": done,
         "trick_count": len(done),
-        "turn": info.current_player if out is None else None,
-        "decision": info.decision.name.lower() if info.decision is not None else None,
-        "first_packet": False,
-        "declared": info.declared if info.declared >= 0 else None,
+        "turn": view.current_player if out is None else None,
+        "decision": view.decision.name.lower() if view.decision is not None else None,
+        "first_packet": first_packet,
+        "declared": view.declared if view.declared >= 0 else None,
         "legal": legal,
         "outcome": None
         if out is None
@@ -182,7 +219,8 @@ def seat_view(
             "winner": out.winner,
             "game_points": out.game_points,
             "termination": out.termination.name.lower(),
+            "payoffs": list(out.payoffs),
             "text": result,
         },
-        "scores": match_scores,
+        "scores": list(scores),
     }
