@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, settings
 
 from sixtysix_env import Deal, InfoState, Rules, get_rules
 from sixtysix_env.cards import NUM_CARDS, parse_cards
+from sixtysix_env.tournament import preflight
 
 settings.register_profile(
     "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
@@ -98,8 +99,7 @@ def bots_cannot_load_here() -> str:
     return f"root without namespaces per game, and Python under {hidden}, which the bots' user ids cannot read"
 
 
-PREFLIGHT_STOP = "preflight: a bot process"
-"""How the tournament host's preflight message begins (sixtysix_env.tournament.preflight)."""
+PREFLIGHT_STOP = preflight.STOP
 
 
 def skip_if_stopped_by_preflight(item, report, why) -> None:

@@ -112,13 +112,17 @@ def write_probe(folder: Path, modules: Sequence[str], folders: Sequence[str]) ->
     return path
 
 
+STOP = "preflight: a bot process"
+"""How every stop message of :func:`check_message` begins (the test suite recognises it by this)."""
+
+
 def check_message(error: str, uid: int | None, jailed: bool) -> str:
     """The one-line stop message from the probe's failure ``error`` (the load error it sent)."""
-    who = f"a bot process (user id {uid}{', in its jail' if jailed else ''})" if uid is not None else "a bot process"
+    who = STOP + (f" (user id {uid}{', in its jail' if jailed else ''})" if uid is not None else "")
     at = error.find(MARK)
     if at < 0:
         return (
-            f"preflight: {who} could not load the preflight probe ({error.strip().splitlines()[0][:300]}); "
+            f"{who} could not load the preflight probe ({error.strip().splitlines()[0][:300]}); "
             f"check that {sys.executable} runs and imports sixtysix_env for other users, then run again"
         )
     report = json.loads(error[at + len(MARK) :].strip().splitlines()[0])
@@ -140,4 +144,4 @@ def check_message(error: str, uid: int | None, jailed: bool) -> str:
         fix = f"install what is missing for the Python the bots run on ({sys.executable} -m pip install numpy)"
     else:
         fix = f"make {', '.join(folders)} readable by the bots' user ids"
-    return f"preflight: {who} {what}. {fix}, then run again"
+    return f"{who} {what}. {fix}, then run again"
