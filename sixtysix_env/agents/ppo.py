@@ -77,8 +77,10 @@ SHIPPED_MODELS: dict[str, str] = {
     # the models trained on russian were not stronger there than ppo_standard (baselines/README.md)
     "russian": "ppo_standard",
 }
-"""The model ``rules=PRESET`` plays: the strongest shipped one measured on that preset (a file
-stem in ``MODELS_DIR``), trained on it where that one is stronger."""
+"""The model ``rules=PRESET`` plays (a file stem in ``MODELS_DIR``): the one trained on that preset,
+or ``ppo_standard`` where none trained there was stronger. On ``standard`` it is the first network,
+kept so that ``ppo`` means what every published ``ppo`` row measured; the stronger standard
+networks ship under their names (``model=ensemble_standard`` is the strongest measured)."""
 SEARCH_MODELS: dict[str, str] = {"standard": "fast_standard_solve"}
 """The model ``endgame="search"`` plays for a preset (``rules=``, or standard with no option): one
 trained for the open stock only (``train_fast.py --endgame solve``); other presets fall back to
