@@ -14,7 +14,7 @@ tricks, drawing, going out under automatic claiming, scoring) on the way.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .actions import CLOSE, EXCHANGE, GO_OUT, MARRIAGE, NUM_ACTIONS, PASS, action_label, action_str, actions_of
 from .actions import parse_action as parse_action_text
@@ -50,8 +50,13 @@ class IllegalActionError(ValueError):
     def __init__(self, action: object, legal: Sequence[int], position: str) -> None:
         self.action = action
         self.legal = list(legal)
+        self.position = position
         names = ", ".join(f"{a} ({action_str(a)})" for a in self.legal) or "none (the deal is over)"
         super().__init__(f"illegal action {action!r} in {position}: legal actions are {names}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled with its own arguments: an error raised in a worker process reaches the parent
+        return (type(self), (self.action, self.legal, self.position))
 
 
 def _check_scores(scores: object, target: int) -> tuple[int, int]:

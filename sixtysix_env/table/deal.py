@@ -66,6 +66,7 @@ class TableIllegalActionError(IllegalActionError):
     def __init__(self, action: object, legal: Sequence[int], position: str) -> None:
         self.action = action
         self.legal = list(legal)
+        self.position = position
         names = ", ".join(f"{a} ({table_action_str(a)})" for a in self.legal) or "none (the deal is over)"
         ValueError.__init__(self, f"illegal action {action!r} in {position}: legal actions are {names}")
 

@@ -92,6 +92,9 @@ class TournamentError(ValueError):
         super().__init__(message)
         self.bots = bots
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.args[0], self.bots))
+
 
 def forfeit_points(rules: Rules) -> int:
     """Game points a forfeited deal costs: the most one deal can give under ``rules``

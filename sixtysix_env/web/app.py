@@ -80,6 +80,9 @@ class ApiError(Exception):
         super().__init__(message)
         self.status = status
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.status, self.args[0]))
+
 
 class Server:
     """What the app holds: the defaults from the command line and the games in play."""
