@@ -228,8 +228,8 @@ Job = tuple[str, "AgentSpec | str", AgentSpec, Rules, int, int, Sequence[int], s
 
 def play_pairs(job: Job) -> Result:
     """The games of deal pairs ``indices`` (one worker's share; seeds depend only on the index),
-    with each seating's draw correction when ``reduce`` (the job's last item: ``"agents"`` or
-    ``"heuristic"``, who plays the playouts; ``""``: none) is set."""
+    with each seating's draw correction when ``reduce`` (the job's last item: ``"agents"``,
+    ``"heuristic"`` or ``"own"``, who plays the playouts; ``""``: none) is set."""
     label, me_spec, them_spec, rules, count, seed, indices, reduce = job
     deals = make_deals(rules, count, seed)
     # a fresh opponent per agent: no state carried over
@@ -237,10 +237,13 @@ def play_pairs(job: Job) -> Result:
     res = Result(label)
     nets = (None, None)
     if reduce:
+        from sixtysix_env.arena.own_playouts import own_correction
         from sixtysix_env.arena.variance import draw_correction, playout_nets
 
         if reduce == "agents" and not isinstance(me_spec, str):
             nets = playout_nets([ready_agent(me_spec, rules), ready_agent(them_spec, rules)], rules)
+        if reduce == "own" and not isinstance(me_spec, str):
+            mine, theirs = ready_agent(me_spec, rules), ready_agent(them_spec, rules)
     for i in indices:
         points, cpu, decisions, played = [], 0.0, 0, []
         for seat in (0, 1):
@@ -253,8 +256,14 @@ def play_pairs(job: Job) -> Result:
         res.pair_decisions.append(decisions)
         if reduce:  # one Monte Carlo seed for both seatings: the noise of equal positions cancels
             mc = seed * 1_000_003 + i
-            by_seat = (nets, nets[::-1])  # the agent's network plays the agent's seat
-            c0, c1 = (draw_correction(d, seat, seed=mc, nets=by_seat[seat]) for seat, d in enumerate(played))
+            if reduce == "own":  # each agent plays its own seat in the playouts
+                c0, c1 = (
+                    own_correction(d, seat, (mine, theirs) if seat == 0 else (theirs, mine), seed=mc)
+                    for seat, d in enumerate(played)
+                )
+            else:
+                by_seat = (nets, nets[::-1])  # the agent's network plays the agent's seat
+                c0, c1 = (draw_correction(d, seat, seed=mc, nets=by_seat[seat]) for seat, d in enumerate(played))
             res.pair_corrections.append((c0, c1))
     return res
 
@@ -291,8 +300,8 @@ def run(
     """Deal pairs ``start`` to ``count - 1``, split over ``workers`` processes in blocks of 5 (same
     results for any count); ``on_block`` sees the games so far after each block, in order.
     ``executor`` (``--ray``) plays the blocks on a Ray cluster instead, with the same results.
-    ``reduce``: also each pair's draw corrections (a fair agent only), with ``"agents"`` or
-    ``"heuristic"`` playouts (see ``--reduce-playouts``); ``matches``: that many
+    ``reduce``: also each pair's draw corrections (a fair agent only), with ``"agents"``,
+    ``"heuristic"`` or ``"own"`` playouts (see ``--reduce-playouts``); ``matches``: that many
     duplicate match pairs too (a fair agent only)."""
     blocks = [range(i, min(i + 5, count)) for i in range(start, count, 5)]
     jobs = [(label, me, them, rules, count, seed, b, reduce) for b in blocks]
@@ -461,7 +470,8 @@ def parser() -> argparse.ArgumentParser:
         choices=REDUCE_PLAYOUTS,
         default="agents",
         help="who plays the playouts of the reduced estimate: an agent with a policy network (ppo) its own seat "
-        "and the heuristic the others, or the heuristic throughout (cheaper, less variance removed)",
+        "and the heuristic the others, the heuristic throughout (cheaper, less variance removed), or every agent "
+        "its own seat, search too, with its random choices' luck taken out (own: about 100x the deals' CPU)",
     )
     add_count(
         ap,

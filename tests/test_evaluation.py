@@ -209,7 +209,7 @@ def test_the_arena_reports_the_reduced_points_beside_the_plain_ones(monkeypatch)
         check_reduce(True, STANDARD)
     with pytest.raises(ValueError, match="reduce="):
         check_reduce("yes", STANDARD)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="reduce_playouts='nets' is not allowed: give one of agents, heuristic"):
+    with pytest.raises(ValueError, match="reduce_playouts='nets' is not allowed: give one of agents, heuristic, own"):
         run_arena(["heuristic", "random"], deals=2, reduce_playouts="nets")
 
 
@@ -224,6 +224,8 @@ def test_bench_gap_prints_the_reduced_and_match_columns(tmp_path) -> None:
     assert row.rstrip(" |").endswith("0.500 [0.150, 0.850] of 4")  # against itself: one win in each pair
     off = subprocess.run([*cmd, "--no-reduce", "--matches", "0"], cwd=tmp_path, capture_output=True, text=True)
     assert off.returncode == 0 and "G reduced" not in off.stdout and "match win rate" not in off.stdout
+    own = subprocess.run([*cmd, "--reduce-playouts", "own"], cwd=tmp_path, capture_output=True, text=True)
+    assert own.returncode == 0 and "G reduced [95% CI]" in own.stdout, own.stderr
     gap = load_script("benchmarks/bench_gap.py")
     agent = gap.Result("a", [(1, 1)] * 30 + [(0, 2)] * 30, [0.0] * 60, [3] * 60, [(0.5, -0.5)] * 60)
     assert agent.reduced() is not None and len(agent.reduced_means()) == 60

@@ -209,6 +209,7 @@ def play_task(
     out = TaskResult()
     clock = Clock()
     if task.reduce:
+        from .own_playouts import own_correction
         from .variance import draw_correction, playout_nets
 
         nets = playout_nets(seats, rules) if task.reduce == "agents" else (None, None)
@@ -266,7 +267,10 @@ def play_task(
         )
         if task.reduce:  # the same Monte Carlo seed in both tracks of a deal: their noise cancels
             mc_seed = zlib.crc32(deck_seed.encode())
-            out.corrections.append(draw_correction(deal, a_seat, seed=mc_seed, nets=nets))
+            if task.reduce == "own":
+                out.corrections.append(own_correction(deal, a_seat, seats, seed=mc_seed))
+            else:
+                out.corrections.append(draw_correction(deal, a_seat, seed=mc_seed, nets=nets))
         if keep_deals:
             out.played.append(deal)
         if on_deal is not None:

@@ -62,6 +62,7 @@ from ..fast.state import (
     encode_rules,
 )
 from ..rules import Rules, get_rules
+from .own_playouts import initial_deal
 from .stats import mean_interval
 
 __all__ = [
@@ -221,14 +222,6 @@ def supports(rules: str | Rules) -> bool:
     except ValueError:
         return False
     return True
-
-
-def initial_deal(deal: Deal) -> Deal:
-    """The deal as it was dealt (``deal.arrangement``), before any action."""
-    if deal.arrangement is None:
-        raise ValueError("the deal has no arrangement (a sampled deal): its first position is unknown")
-    hands0, hands1, stock, dealer = deal.arrangement
-    return Deal.from_arrangement((hands0, hands1), stock, dealer, deal.rules, deal.scores, check=False)
 
 
 def draw_correction(
