@@ -90,3 +90,34 @@ def test_the_arena_reduces_with_the_agents_own_playouts() -> None:
     assert pair.points_reduced_ci[0] < pair.points_reduced < pair.points_reduced_ci[1]
     assert len(own.deal_corrections) == len(own.deal_records) and not any(map(math.isnan, own.deal_corrections))
     assert pair.points_per_deal == plain.pairs[0].points_per_deal  # the plain figures do not change
+
+
+class _FailsLater:
+    """Plays its first legal action, and raises from its 40th answer on: in the playouts of a
+    one-deal run, since a deal asks it about a dozen times."""
+
+    name = "failslater"
+
+    def __init__(self) -> None:
+        self.answers = 0
+
+    def act(self, info, rng):
+        self.answers += 1
+        if self.answers >= 40:
+            raise RuntimeError("worn out")
+        return info.legal_actions()[0]
+
+
+def test_an_agent_that_fails_in_the_playouts_stops_the_run_named() -> None:
+    pytest.importorskip("numba")
+    from sixtysix_env.agents import AGENTS, register_agent
+    from sixtysix_env.arena import run_arena
+
+    register_agent("test_failslater", _FailsLater, overwrite=True)
+    try:
+        named = r"raised RuntimeError in the playouts of --reduce-playouts own \(worn out\)"
+        with pytest.raises(RuntimeError, match=named):
+            run_arena(["test_failslater", "heuristic"], deals=1, reduce_playouts="own")
+        assert run_arena(["test_failslater", "heuristic"], deals=1).deal_records  # the default playouts do not ask it
+    finally:
+        AGENTS.pop("test_failslater", None)

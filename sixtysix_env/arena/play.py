@@ -267,8 +267,14 @@ def play_task(
         )
         if task.reduce:  # the same Monte Carlo seed in both tracks of a deal: their noise cancels
             mc_seed = zlib.crc32(deck_seed.encode())
-            if task.reduce == "own":
-                out.corrections.append(own_correction(deal, a_seat, seats, seed=mc_seed))
+            if task.reduce == "own":  # the agents play outside the referee here: a failure ends the run, named
+                try:
+                    out.corrections.append(own_correction(deal, a_seat, seats, seed=mc_seed))
+                except Exception as e:
+                    raise RuntimeError(
+                        f"deal {index}: an agent raised {type(e).__name__} in the playouts of --reduce-playouts "
+                        f"own ({e}); give --reduce-playouts agents for bots that may fail"
+                    ) from e
             else:
                 out.corrections.append(draw_correction(deal, a_seat, seed=mc_seed, nets=nets))
         if keep_deals:
