@@ -471,7 +471,7 @@ def parser() -> argparse.ArgumentParser:
         default="agents",
         help="who plays the playouts of the reduced estimate: an agent with a policy network (ppo) its own seat "
         "and the heuristic the others, the heuristic throughout (cheaper, less variance removed), or every agent "
-        "its own seat, search too, with its random choices' luck taken out (own: about 100x the deals' CPU)",
+        "its own seat, search too, with its random choices' luck taken out (own: over 100x the deals' CPU)",
     )
     add_count(
         ap,

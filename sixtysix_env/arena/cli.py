@@ -103,7 +103,7 @@ def _parser() -> argparse.ArgumentParser:
         help="who plays the reduced estimate's playouts: each agent with a policy network its own seat, the "
         "heuristic the others (agents, default: more luck removed), the heuristic throughout (cheaper), or "
         "every agent its own seat, search and your own bot too, with the luck of its random choices also "
-        "taken out (own: the most removed for agents without a network, at about 100x the CPU of the deals)",
+        "taken out (own: the most removed for agents without a network, at over 100x the CPU of the deals)",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p

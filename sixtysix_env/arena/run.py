@@ -70,7 +70,7 @@ def run_arena(
     ``reduce_playouts``: who plays the playouts of its value function: ``"agents"`` (an agent with a
     policy network plays its own seat, the heuristic any other), ``"heuristic"`` (cheaper, less
     variance removed) or ``"own"`` (every agent its own seat, whatever it is, and its random choices'
-    luck taken out too: the most variance removed for agents without a network, at about a hundred
+    luck taken out too: the most variance removed for agents without a network, at over a hundred
     times the CPU of the deals; :mod:`.own_playouts`)."""
     specs = [a if isinstance(a, AgentSpec) else agent_spec(a) for a in agents]
     labels = [s.label for s in specs]

@@ -25,7 +25,8 @@ which keeps every term's mean at zero. The same random orders serve both sides o
 actual cards swapped into their draw positions), so that most of their noise cancels. The closer
 the playouts' players are to the real ones, the more luck the terms remove: about 7x less
 variance with a ``ppo`` agent's own network, 1.3-1.6x with the heuristic standing in
-(docs/evaluation.md).
+(docs/evaluation.md). For an agent without a network, :mod:`.own_playouts` lets it play its own
+seat on the reference engine, at far more CPU.
 
 Not valid for a player who sees the stock (the oracle, ``agents.oracle``): its choices depend on
 the order, and the terms no longer have mean zero. Rules the batched engine does not support
