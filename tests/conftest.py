@@ -99,20 +99,17 @@ def bots_cannot_load_here() -> str:
     return f"root without namespaces per game, and Python under {hidden}, which the bots' user ids cannot read"
 
 
-PREFLIGHT_STOP = preflight.STOP
-
-
 def skip_if_stopped_by_preflight(item, report, why) -> None:
     """Make ``report`` (a failed call) a skip carrying the preflight's own fix when the failure is
     the host's preflight stopping the tournament and ``why()`` says no bot can load here."""
     # what a command printed first (the whole message), then the traceback (its E line)
     text = "\n".join([report.capstdout, report.capstderr, report.longreprtext])
-    if report.when != "call" or not report.failed or PREFLIGHT_STOP not in text:
+    if report.when != "call" or not report.failed or preflight.STOP not in text:
         return
     reason = why()
     if reason:
-        line = next(x for x in text.splitlines() if PREFLIGHT_STOP in x)
-        fix = line[line.index(PREFLIGHT_STOP) :].strip()
+        line = next(x for x in text.splitlines() if preflight.STOP in x)
+        fix = line[line.index(preflight.STOP) :].strip()
         report.outcome = "skipped"
         report.longrepr = (str(item.path), item.location[1] or 0, f"Skipped: {reason}; {fix}")
 

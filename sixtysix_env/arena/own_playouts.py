@@ -65,10 +65,12 @@ def _play_out(deal: Deal, seats: Sequence[Agent], player: int, seed: int) -> int
     return deal.returns()[player]
 
 
-def _with_face_down(deal: Deal, face_down: Sequence[int]) -> Deal:
-    """A copy of ``deal`` whose face-down stock lies in the order ``face_down`` (bottom first)."""
+def _after_draw(deal: Deal, face_down: Sequence[int], action: int) -> Deal:
+    """A copy of ``deal`` whose face-down stock lies in the order ``face_down`` (bottom first),
+    after ``action`` (which draws from it)."""
     copy = deal.clone()
     copy.stock = [deal.stock[0], *face_down]
+    copy.apply(action)
     return copy
 
 
@@ -104,17 +106,12 @@ def _draw_term(
         order = face[:]
         rng.shuffle(order)
         seed = rng.getrandbits(64)
-        total -= _play_out(_apply(_with_face_down(pre, order), action), seats, player, seed)
+        total -= _play_out(_after_draw(pre, order, action), seats, player, seed)
         for place, card in zip(range(hidden - drawn, hidden), actual, strict=True):
             k = order.index(card)
             order[k], order[place] = order[place], order[k]
-        total += _play_out(_apply(_with_face_down(pre, order), action), seats, player, seed)
+        total += _play_out(_after_draw(pre, order, action), seats, player, seed)
     return total / samples
-
-
-def _apply(deal: Deal, action: int) -> Deal:
-    deal.apply(action)
-    return deal
 
 
 def own_correction(

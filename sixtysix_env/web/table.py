@@ -84,7 +84,6 @@ def table_view(
     return screen_state(
         view,
         game=view.game,
-        n_players=n,
         match_deals=getattr(view.rules, "match_deals", 0),
         you=you,
         names=names,

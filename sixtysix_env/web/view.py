@@ -135,7 +135,6 @@ def seat_view(
             else:
                 legal.append({"action": a, "kind": "button", "label": _button(move_text(info, a))})
     stock_open = info.stock_size > 0 and info.closed_by < 0
-    match_scores = list(scores if scores is not None else info.scores)
     sides = [
         {"name": names[p], "points": info.points[p], "pending": info.pending[p], "tricks": info.tricks[p]}
         for p in (0, 1)
@@ -143,7 +142,6 @@ def seat_view(
     return screen_state(
         info,
         game="two",
-        n_players=2,
         match_deals=0,
         you=you,
         names=names,
@@ -165,7 +163,7 @@ def seat_view(
         legal=legal,
         first_packet=False,
         result=result,
-        scores=match_scores,
+        scores=scores if scores is not None else info.scores,
     )
 
 
@@ -173,7 +171,6 @@ def screen_state(
     view: Any,
     *,
     game: str,
-    n_players: int,
     match_deals: int,
     you: int | None,
     names: Sequence[str],
@@ -192,7 +189,7 @@ def screen_state(
     out = view.outcome
     return {
         "game": game,
-        "n_players": n_players,
+        "n_players": len(players),
         "rules": view.rules.name,
         "match_target": view.rules.match_target,
         "match_deals": match_deals,
