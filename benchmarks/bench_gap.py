@@ -52,7 +52,6 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a script from a checkout
@@ -63,13 +62,11 @@ from sixtysix_env.agents.spec import AgentSpec, parse_agent_spec  # noqa: E402
 from sixtysix_env.arena.matches import duplicate_match, match_tally  # noqa: E402
 from sixtysix_env.arena.play import ready_agent  # noqa: E402
 from sixtysix_env.arena.run import REDUCE_PLAYOUTS, check_reduce  # noqa: E402
+from sixtysix_env.arena.stats import Reduced, reduce_values  # noqa: E402
 from sixtysix_env.cli_options import add_count, add_deals, add_rules, add_seed, add_workers  # noqa: E402
 from sixtysix_env.distributed import ADDRESS_HELP, RayExecutor, cli_ray_address  # noqa: E402
 from sixtysix_env.engine import Deal  # noqa: E402
 from sixtysix_env.rules import PRESETS, Rules, get_rules  # noqa: E402
-
-if TYPE_CHECKING:
-    from sixtysix_env.arena.variance import Reduced
 
 Z95 = 1.959964
 Chooser = Callable[[Deal, random.Random], int]
@@ -133,8 +130,6 @@ class Result:
         """G with the draw luck taken out (cross-fitted over even and odd deal pairs), or None."""
         if not self.pair_corrections or len(self.pair_corrections) != len(self.pair_points):
             return None
-        from sixtysix_env.arena.variance import reduce_values  # numba: only when corrections were computed
-
         corrections = [(a + b) / 2 for a, b in self.pair_corrections]
         return reduce_values(self.pair_means(), corrections, [i % 2 for i in range(len(corrections))])
 
@@ -238,12 +233,15 @@ def play_pairs(job: Job) -> Result:
     nets = (None, None)
     if reduce:
         from sixtysix_env.arena.own_playouts import own_correction
-        from sixtysix_env.arena.variance import draw_correction, playout_nets
 
-        if reduce == "agents" and not isinstance(me_spec, str):
-            nets = playout_nets([ready_agent(me_spec, rules), ready_agent(them_spec, rules)], rules)
-        if reduce == "own" and not isinstance(me_spec, str):
-            mine, theirs = ready_agent(me_spec, rules), ready_agent(them_spec, rules)
+        if reduce == "own":
+            if not isinstance(me_spec, str):
+                mine, theirs = ready_agent(me_spec, rules), ready_agent(them_spec, rules)
+        else:  # the batched engine's playouts: numba only here
+            from sixtysix_env.arena.variance import draw_correction, playout_nets
+
+            if reduce == "agents" and not isinstance(me_spec, str):
+                nets = playout_nets([ready_agent(me_spec, rules), ready_agent(them_spec, rules)], rules)
     for i in indices:
         points, cpu, decisions, played = [], 0.0, 0, []
         for seat in (0, 1):
@@ -504,7 +502,7 @@ def main(argv: Sequence[str] | None = None) -> str:
     rules = get_rules(args.rules)
     matches = max(1, args.deals // 8) if args.matches is None else args.matches
     try:
-        reduce = check_reduce(args.reduce, rules)
+        reduce = check_reduce(args.reduce, rules, args.reduce_playouts)
     except ValueError as e:
         ap.error(f"--reduce: {e}")
     print(

@@ -24,7 +24,8 @@ from .scripts import load_script
 
 pytest.importorskip("numba")  # the reduced estimate replays deals on the batched engine
 
-from sixtysix_env.arena.variance import MIN_FOLD, draw_correction, reduce_values
+from sixtysix_env.arena.stats import MIN_FOLD, reduce_values
+from sixtysix_env.arena.variance import draw_correction
 
 ROOT = Path(__file__).resolve().parents[1]
 STANDARD = get_rules("standard")
@@ -197,7 +198,7 @@ def test_the_arena_reports_the_reduced_points_beside_the_plain_ones(monkeypatch)
     (pair,) = res.pairs
     assert not math.isnan(pair.points_reduced) and pair.points_reduced_ci[0] < pair.points_reduced_ci[1]
     assert len(res.deal_corrections) == len(res.deal_records) and not any(map(math.isnan, res.deal_corrections))
-    assert "luck of the draws taken out" in summary_markdown(res)
+    assert "luck of the draws taken out" in summary_markdown(res) and res.reduce_playouts == "agents"
     off = run_arena(["heuristic", "random"], deals=12, block=6, reduce=False)
     assert math.isnan(off.pairs[0].points_reduced) and "luck of the draws" not in summary_markdown(off)
     assert off.pairs[0].points_per_deal == pair.points_per_deal  # the plain figures do not change
@@ -211,6 +212,10 @@ def test_the_arena_reports_the_reduced_points_beside_the_plain_ones(monkeypatch)
         check_reduce("yes", STANDARD)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="reduce_playouts='nets' is not allowed: give one of agents, heuristic, own"):
         run_arena(["heuristic", "random"], deals=2, reduce_playouts="nets")
+    assert check_reduce(None, STANDARD, "own") is True  # the reference engine's playouts need neither
+    assert check_reduce(True, STANDARD, "own") is True
+    with pytest.raises(ValueError, match="or give reduce_playouts='own'"):
+        check_reduce(True, STANDARD, "heuristic")
 
 
 def test_bench_gap_prints_the_reduced_and_match_columns(tmp_path) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import random
 import statistics
+import sys
 
 import pytest
 
@@ -37,7 +38,8 @@ def test_the_terms_average_zero_and_take_out_the_random_players_luck() -> None:
     and less than with the batched estimate's heuristic playouts, which cannot see the luck of the
     random player's own choices."""
     pytest.importorskip("numba")
-    from sixtysix_env.arena.variance import draw_correction, reduce_values
+    from sixtysix_env.arena.stats import reduce_values
+    from sixtysix_env.arena.variance import draw_correction
 
     seats = (RandomAgent(), HeuristicAgent())
     games = _games(seats, 200, seed=2)
@@ -80,16 +82,20 @@ def test_bad_arguments_are_named(bad, message) -> None:
         own_correction(**args)
 
 
-def test_the_arena_reduces_with_the_agents_own_playouts() -> None:
-    pytest.importorskip("numba")  # the arena's reduced table needs the batched engine's rules check
-    from sixtysix_env.arena import run_arena
+def test_the_arena_reduces_with_the_agents_own_playouts(monkeypatch) -> None:
+    """On the reference engine alone: with the batched engine's module unimportable (as without
+    numba, the fast extra) ``own`` still gives the reduced table."""
+    from sixtysix_env.arena import run_arena, summary_markdown
 
+    monkeypatch.setitem(sys.modules, "sixtysix_env.arena.variance", None)  # any import of it now fails
     own = run_arena(["random", "heuristic"], deals=12, block=6, reduce_playouts="own")
     plain = run_arena(["random", "heuristic"], deals=12, block=6, reduce=False)
     (pair,) = own.pairs
     assert pair.points_reduced_ci[0] < pair.points_reduced < pair.points_reduced_ci[1]
     assert len(own.deal_corrections) == len(own.deal_records) and not any(map(math.isnan, own.deal_corrections))
     assert pair.points_per_deal == plain.pairs[0].points_per_deal  # the plain figures do not change
+    assert own.reduce_playouts == "own" and plain.reduce_playouts == ""
+    assert "luck of the draws and of the agents' own choices taken out" in summary_markdown(own)
 
 
 class _FailsLater:
@@ -109,7 +115,6 @@ class _FailsLater:
 
 
 def test_an_agent_that_fails_in_the_playouts_stops_the_run_named() -> None:
-    pytest.importorskip("numba")
     from sixtysix_env.agents import AGENTS, register_agent
     from sixtysix_env.arena import run_arena
 

@@ -27,7 +27,7 @@ Valid where every agent sees only its view and takes its randomness from the ``r
 handed: ``act(info, rng)`` a function of the two (the :class:`~sixtysix_env.agents.base.Agent`
 contract). An agent that keeps state between decisions, or reads a clock, breaks it, and so does
 the oracle, which sees the stock. The terms of both kinds overlap, so their sum is not scaled by 1
-but by the cross-fitted coefficient of :func:`.variance.reduce_values`, which keeps the mean.
+but by the cross-fitted coefficient of :func:`.stats.reduce_values`, which keeps the mean.
 """
 
 from __future__ import annotations

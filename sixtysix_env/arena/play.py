@@ -210,9 +210,11 @@ def play_task(
     clock = Clock()
     if task.reduce:
         from .own_playouts import own_correction
-        from .variance import draw_correction, playout_nets
 
-        nets = playout_nets(seats, rules) if task.reduce == "agents" else (None, None)
+        if task.reduce != "own":  # the batched engine's playouts: numba only here
+            from .variance import draw_correction, playout_nets
+
+            nets = playout_nets(seats, rules) if task.reduce == "agents" else (None, None)
     dealer = task.block % 2
     scores = [0, 0]
     carry = 0

@@ -10,7 +10,7 @@ from typing import Any
 from ..rules import Rules
 from .play import DealRecord, FaultRecord, MatchRecord, TaskResult
 from .schedule import Task, round_robin
-from .stats import bradley_terry_elo, mean_interval, wilson_interval
+from .stats import bradley_terry_elo, mean_interval, reduce_values, wilson_interval
 
 __all__ = ["ArenaResult", "PairResult", "collect", "pair_result"]
 
@@ -66,6 +66,8 @@ class ArenaResult:
     """The longest wall time one answered decision of each agent took."""
     deal_corrections: list[float] = field(default_factory=list)
     """Each deal's draw correction for A (in ``deal_records`` order; nan where not computed)."""
+    reduce_playouts: str = ""
+    """Who played the reduced estimate's playouts (one of ``run.REDUCE_PLAYOUTS``); "" without one."""
 
     @property
     def elo_anchor(self) -> str:
@@ -111,8 +113,6 @@ def pair_result(
 def _reduced(deals: Sequence[DealRecord], corrections: Sequence[float] | None) -> dict[str, Any]:
     if not corrections or len(corrections) != len(deals):
         return {}
-    from .variance import reduce_values
-
     r = reduce_values([float(d.a_return) for d in deals], corrections, [d.block % 2 for d in deals])
     return {"points_reduced": r.mean, "points_reduced_ci": (r.low, r.high), "variance_ratio": r.ratio}
 
@@ -178,4 +178,5 @@ def collect(
         faults=[f for res in results for f in res.faults],
         elo_prior=elo_prior,
         deal_corrections=[corrections.get(id(d), math.nan) for d in deal_records],
+        reduce_playouts=tasks[0].reduce if tasks else "",
     )

@@ -87,11 +87,7 @@ def run_arena(
         what = "the decision limit (seconds, or None for no limit)"
         decision_limit_s = as_value_error(check_real, "decision_limit_s", decision_limit_s, 0, above=True, what=what)
     r = get_rules(rules)
-    reduce = check_reduce(reduce, r)
-    if reduce_playouts not in REDUCE_PLAYOUTS:
-        raise ValueError(
-            f"reduce_playouts={reduce_playouts!r} is not allowed: give one of {', '.join(REDUCE_PLAYOUTS)}"
-        )
+    reduce = check_reduce(reduce, r, reduce_playouts)
     method = check_start_method(start_method)
     registrations = registrations_for(specs, method) if workers > 1 else {}
     if ray_address is not None:
@@ -127,13 +123,19 @@ def run_arena(
     return collect(labels, tasks, results, rules=r, seed=seed, deals=deals, block=block, elo_prior=elo_prior)
 
 
-def check_reduce(reduce: bool | None, rules: Rules) -> bool:
-    """Whether to compute the reduced estimate: ``None`` where the rules allow it; ``True`` where
-    they do not is refused, naming why."""
+def check_reduce(reduce: bool | None, rules: Rules, playouts: str = "agents") -> bool:
+    """Whether to compute the reduced estimate: ``None`` where the rules and installed extras allow
+    it; ``True`` where they do not is refused, naming why. ``playouts`` (one of
+    :data:`REDUCE_PLAYOUTS`) decides what it needs: ``own`` plays on the reference engine, any rules
+    and no extra; the others replay deals on the batched engine (numba, the ``fast`` extra)."""
     if reduce is not None and not isinstance(reduce, bool):
         raise ValueError(f"reduce={reduce!r} is not allowed: give True, False or None (where the rules allow it)")
+    if playouts not in REDUCE_PLAYOUTS:
+        raise ValueError(f"reduce_playouts={playouts!r} is not allowed: give one of {', '.join(REDUCE_PLAYOUTS)}")
     if reduce is False:
         return False
+    if playouts == "own":
+        return True
     try:
         from .variance import supports
     except ImportError:  # numba (the fast extra) is missing
@@ -144,8 +146,9 @@ def check_reduce(reduce: bool | None, rules: Rules) -> bool:
         return True
     if reduce:
         raise ValueError(
-            f"the variance-reduced estimate needs rules the batched engine plays (sixtysix_env.fast); "
-            f"{rules.name!r} is not among them (or numba, the fast extra, is missing): leave reduce off"
+            f"the variance-reduced estimate with {playouts} playouts needs rules the batched engine plays "
+            f"(sixtysix_env.fast); {rules.name!r} is not among them (or numba, the fast extra, is missing): "
+            "leave reduce off, or give reduce_playouts='own' (the reference engine, far more CPU)"
         )
     return False
 

@@ -10,7 +10,7 @@ that draws from the stock (the trick's last card, or a ``DRAW`` decision), with 
 just before it, let ``V(h, c)`` be a value for ``player`` of the state after the draw when the
 drawn cards are ``c`` and the rest of the face-down stock is in a uniformly random order, and
 ``term = V(h, c_actual) - E_c V(h, c)`` (the expectation over a uniformly random face-down stock).
-The reduced result is ``return - sum(terms)``; over many deals, :func:`reduce_values` scales the
+The reduced result is ``return - sum(terms)``; over many deals, :func:`.stats.reduce_values` scales the
 sum by a coefficient fitted on the other half of the deals (cross-fitting), which keeps the mean.
 
 Why it is unbiased: the players act on their own views only (no agent sees the face-down stock),
@@ -35,10 +35,7 @@ the order, and the terms no longer have mean zero. Rules the batched engine does
 
 from __future__ import annotations
 
-import math
-import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -64,16 +61,13 @@ from ..fast.state import (
 )
 from ..rules import Rules, get_rules
 from .own_playouts import initial_deal
-from .stats import mean_interval
 
 __all__ = [
     "DEFAULT_SAMPLES",
-    "Reduced",
     "draw_correction",
     "initial_deal",
     "playout_net",
     "playout_nets",
-    "reduce_values",
     "reduced_return",
     "supports",
 ]
@@ -282,60 +276,3 @@ def playout_nets(agents: Sequence[object], rules: Rules) -> tuple[Any, Any]:
 def reduced_return(deal: Deal, player: int, points: float, samples: int = DEFAULT_SAMPLES, seed: int = 0) -> float:
     """``points`` (the player's result of ``deal``) less the draw terms: the same mean, less luck."""
     return points - draw_correction(deal, player, samples, seed)
-
-
-# ---------------------------------------------------------------------- the estimate from many deals
-MIN_FOLD = 20
-"""The fewest units a fold needs for its fitted coefficient to be used; below, the coefficient is 1."""
-
-
-@dataclass(frozen=True)
-class Reduced:
-    """The reduced mean with its 95% interval beside the plain one, over ``n`` units (deal pairs
-    or deals). ``ratio``: plain variance / reduced variance = how many times fewer units give the
-    same interval width. ``betas``: each fold's coefficient (fitted on the other fold)."""
-
-    n: int
-    mean: float
-    low: float
-    high: float
-    plain_mean: float
-    plain_low: float
-    plain_high: float
-    ratio: float
-    betas: tuple[float, float]
-
-
-def _beta(values: Sequence[float], corrections: Sequence[float]) -> float:
-    """The variance-minimising coefficient ``cov(value, correction) / var(correction)``; 1 (plain
-    AIVAT) for a fold too small to fit, or one whose corrections do not vary."""
-    if len(values) < MIN_FOLD:
-        return 1.0
-    var = statistics.variance(corrections)
-    if var <= 0:
-        return 1.0
-    return statistics.covariance(values, corrections) / var
-
-
-def reduce_values(values: Sequence[float], corrections: Sequence[float], folds: Sequence[int]) -> Reduced:
-    """``value - beta * correction`` per unit, ``beta`` fitted on the other fold (``folds[i]`` is
-    0 or 1): cross-fitting keeps the estimate exactly unbiased, since each unit's correction has
-    mean zero and is independent of the other fold's coefficient. Units must be independent
-    (deal pairs; in the arena, blocks of deals)."""
-    if not len(values) == len(corrections) == len(folds):
-        lengths = f"{len(values)}, {len(corrections)}, {len(folds)}"
-        raise ValueError(f"values, corrections and folds differ in length: {lengths}")
-    if any(f not in (0, 1) for f in folds):
-        raise ValueError("folds must be 0 or 1")
-    n = len(values)
-    if n == 0:
-        nan = math.nan
-        return Reduced(0, nan, nan, nan, nan, nan, nan, nan, (1.0, 1.0))
-    split = {f: [i for i in range(n) if folds[i] == f] for f in (0, 1)}
-    betas = tuple(_beta([values[i] for i in split[1 - f]], [corrections[i] for i in split[1 - f]]) for f in (0, 1))
-    reduced = [values[i] - betas[folds[i]] * corrections[i] for i in range(n)]
-    mean, lo, hi = mean_interval(reduced)
-    pmean, plo, phi = mean_interval(list(values))
-    rv = statistics.variance(reduced) if n > 1 else math.nan
-    ratio = statistics.variance(values) / rv if n > 1 and rv > 0 else math.nan
-    return Reduced(n, mean, lo, hi, pmean, plo, phi, ratio, (betas[0], betas[1]))

@@ -139,7 +139,8 @@ def sections(res: ArenaResult) -> list[Section]:
         ("Pairs (from A's side)", PAIR_HEADERS, pair_rows(res)),
     ]
     if has_reduced(res):
-        title = "Points per deal with the luck of the draws taken out (unbiased; docs/evaluation.md)"
+        luck = "the draws and of the agents' own choices" if res.reduce_playouts == "own" else "the draws"
+        title = f"Points per deal with the luck of {luck} taken out (unbiased; docs/evaluation.md)"
         out.append((title, REDUCED_HEADERS, reduced_rows(res)))
     out += [
         (f"Elo (Bradley-Terry fit to deal results, {res.elo_anchor})", ("agent", "Elo"), elo_rows(res)),
