@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import os
+import re
 import sys
 import time
 from dataclasses import dataclass
@@ -259,11 +260,17 @@ SELFPLAY_ROUTES = {
 """The CleanRL-style training loops ``--selfplay`` times, by what each trains on."""
 
 
+TRAINED_LINE = re.compile(r"trained (\d+) steps in (\d+) s \(([\d.]+) s of it collecting rollouts\)")
+"""The closing line of both CleanRL-style examples: learner decisions, training seconds, and the
+seconds of them spent collecting rollouts."""
+
+
 def selfplay_comparison(args: argparse.Namespace) -> None:
     """Learner decisions trained per second of each CleanRL-style loop (whole loop: env, forward
-    passes, PPO epochs), each run as its own process for ``--selfplay-seconds`` at the same
-    rollout shape, the routes interleaved ``--iterations`` times; medians and same-run ratios."""
-    import re
+    passes, PPO epochs), and collected per second of its rollout phase alone (env and acting
+    forward passes: the part the env route changes), each run as its own process for
+    ``--selfplay-seconds`` at the same rollout shape, the routes interleaved ``--iterations``
+    times; medians and same-run ratios."""
     import subprocess
 
     root = Path(__file__).resolve().parents[1]
@@ -271,15 +278,17 @@ def selfplay_comparison(args: argparse.Namespace) -> None:
     common = ["--minutes", str(args.selfplay_seconds / 60), "--eval-deals", "0", "--save-npz", ""]
     common += ["--num-envs", str(n), "--num-steps", str(steps), "--seed", str(args.seed)]
     rates: dict[str, list[float]] = {name: [] for name in SELFPLAY_ROUTES}
+    collecting: dict[str, list[float]] = {name: [] for name in SELFPLAY_ROUTES}
     t0 = time.perf_counter()
     for _ in range(args.iterations):
         for name, cmd in SELFPLAY_ROUTES.items():
             out = subprocess.run(
                 [sys.executable, *cmd, *common], cwd=root, capture_output=True, text=True, check=True
             ).stdout
-            m = re.search(r"trained (\d+) steps in (\d+) s", out)
+            m = TRAINED_LINE.search(out)
             assert m, out
             rates[name].append(int(m.group(1)) / int(m.group(2)))
+            collecting[name].append(int(m.group(1)) / float(m.group(3)))
     load = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),) * 3
     print(
         f"CleanRL-style PPO loops, {n} envs x {steps} steps per update, 4 epochs x 4 minibatches, 256x256 tanh, "
@@ -288,14 +297,20 @@ def selfplay_comparison(args: argparse.Namespace) -> None:
         f"{args.selfplay_seconds:g} s each, interleaved (a run's rate: its decisions / its training seconds, "
         "as the example prints them)."
     )
-    print()
-    print("| loop | median learner decisions/s | runs | vs heuristic route | vs --opponent self |")
-    print("|---|---:|---|---:|---:|")
-    base, old = (np.median(rates[k]) for k in list(SELFPLAY_ROUTES)[:2])
-    for name, r in rates.items():
-        runs = ", ".join(f"{x:,.0f}" for x in r)
-        med = np.median(r)
-        print(f"| {name} | {med:,.0f} | {runs} | {med / base:.2f}x | {med / old:.2f}x |")
+    for title, measured in (
+        ("Whole loop (env, acting forward passes and PPO's update)", rates),
+        ("Collecting rollouts only (the env and the acting forward passes: what the env route changes)", collecting),
+    ):
+        print()
+        print(title)
+        print()
+        print("| loop | median learner decisions/s | runs | vs heuristic route | vs --opponent self |")
+        print("|---|---:|---|---:|---:|")
+        base, old = (np.median(measured[k]) for k in list(SELFPLAY_ROUTES)[:2])
+        for name, r in measured.items():
+            runs = ", ".join(f"{x:,.0f}" for x in r)
+            med = np.median(r)
+            print(f"| {name} | {med:,.0f} | {runs} | {med / base:.2f}x | {med / old:.2f}x |")
 
 
 def main() -> None:

@@ -211,7 +211,9 @@ def main(argv: list[str] | None = None) -> None:
     total = args.total_timesteps or (3_000_000 if args.minutes is None else 10**12)
     updates = max(1, total // (n * t_steps))
     returns_seen: list[float] = []
+    rollout_s = 0.0  # of the training time, the env and the acting forward passes (the rest is PPO's update)
     for update in range(1, updates + 1):
+        began = time.perf_counter()
         for t in range(t_steps):
             obs_buf[t], mask_buf[t] = next_obs, next_mask
             with torch.no_grad():
@@ -223,6 +225,7 @@ def main(argv: list[str] | None = None) -> None:
             returns_seen.extend(reward[terminated].tolist())
             next_obs = torch.as_tensor(obs)
             next_mask = torch.as_tensor(infos["action_mask"], dtype=torch.bool)
+        rollout_s += time.perf_counter() - began
         # GAE: done_buf[t] says the deal ended with the action at t (same-step autoreset)
         with torch.no_grad():
             next_value = agent.value(next_obs)
@@ -252,7 +255,7 @@ def main(argv: list[str] | None = None) -> None:
         if args.minutes is not None and curve.elapsed() > 60 * args.minutes:
             break
     train_s = time.time() - start
-    print(f"trained {update * size} steps in {train_s:.0f} s")
+    print(f"trained {update * size} steps in {train_s:.0f} s ({rollout_s:.1f} s of it collecting rollouts)")
     if args.save:
         torch.save(agent.state_dict(), args.save)
     if args.save_npz:

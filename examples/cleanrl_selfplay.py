@@ -112,7 +112,9 @@ def main(argv: list[str] | None = None) -> None:
     updates = max(1, total // size)
     returns_seen: list[float] = []
     print(f"league: {env.league} envs; {size} decisions per update", flush=True)
+    rollout_s = 0.0  # of the training time, the env and the acting forward passes (the rest is PPO's update)
     for update in range(1, updates + 1):
+        began = time.perf_counter()
         for t in range(t_steps):
             obs_buf[t], mask_buf[t], seat_buf[t] = next_obs, next_mask, seat
             with torch.no_grad():
@@ -125,6 +127,7 @@ def main(argv: list[str] | None = None) -> None:
             seat = infos["current_player"]
             next_obs = torch.as_tensor(obs)
             next_mask = torch.as_tensor(infos["action_mask"], dtype=torch.bool)
+        rollout_s += time.perf_counter() - began
         with torch.no_grad():  # each seat's value where the rollout stops: the one to act, the other from his view
             last = np.zeros((n, 2), dtype=np.float32)
             rows = np.arange(n)
@@ -159,7 +162,7 @@ def main(argv: list[str] | None = None) -> None:
         if args.minutes is not None and curve.elapsed() > 60 * args.minutes:
             break
     train_s = time.time() - start
-    print(f"trained {update * size} steps in {train_s:.0f} s", flush=True)
+    print(f"trained {update * size} steps in {train_s:.0f} s ({rollout_s:.1f} s of it collecting rollouts)", flush=True)
     if args.save_npz:
         start_from = f", continued from {args.init}" if args.init else ""
         source = f"examples/cleanrl_selfplay.py, {update * size} steps, seed {args.seed}{start_from}"

@@ -41,3 +41,22 @@ def test_bad_league_shares_are_refused() -> None:
     example = load_script("examples/cleanrl_selfplay.py")
     with pytest.raises(SystemExit):
         example.parse_args(["--self", "0.8", "--heuristic", "0.4"])
+
+
+@pytest.mark.parametrize(
+    ("script", "argv"),
+    [
+        ("examples/cleanrl_ppo.py", ["--num-envs", "16", "--num-steps", "32"]),
+        ("examples/cleanrl_selfplay.py", ["--num-envs", "32", "--num-steps", "16"]),
+    ],
+)
+def test_both_examples_close_with_the_line_the_benchmark_reads(script, argv, capsys) -> None:
+    """``bench_training.py --selfplay`` reads each run's decisions, seconds and rollout seconds from
+    its last line: a changed line would stop the benchmark, not a test, without this."""
+    pytest.importorskip("stable_baselines3")  # bench_training.py's SB3 comparison imports it
+    bench = load_script("benchmarks/bench_training.py")
+    load_script(script).main([*argv, "--total-timesteps", "1024", "--eval-deals", "0", "--save-npz", ""])
+    m = bench.TRAINED_LINE.search(capsys.readouterr().out)
+    assert m is not None
+    decisions, seconds, collecting = int(m.group(1)), int(m.group(2)), float(m.group(3))
+    assert decisions == 1024 and 0 < collecting <= seconds + 0.5  # the seconds are printed rounded
