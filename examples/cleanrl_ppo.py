@@ -255,7 +255,7 @@ def main(argv: list[str] | None = None) -> None:
         if args.minutes is not None and curve.elapsed() > 60 * args.minutes:
             break
     train_s = time.time() - start
-    print(f"trained {update * size} steps in {train_s:.0f} s ({rollout_s:.1f} s of it collecting rollouts)")
+    print(f"trained {update * size} steps in {train_s:.0f} s ({rollout_s:.3f} s of it collecting rollouts)")
     if args.save:
         torch.save(agent.state_dict(), args.save)
     if args.save_npz:

@@ -162,7 +162,7 @@ def main(argv: list[str] | None = None) -> None:
         if args.minutes is not None and curve.elapsed() > 60 * args.minutes:
             break
     train_s = time.time() - start
-    print(f"trained {update * size} steps in {train_s:.0f} s ({rollout_s:.1f} s of it collecting rollouts)", flush=True)
+    print(f"trained {update * size} steps in {train_s:.0f} s ({rollout_s:.3f} s of it collecting rollouts)", flush=True)
     if args.save_npz:
         start_from = f", continued from {args.init}" if args.init else ""
         source = f"examples/cleanrl_selfplay.py, {update * size} steps, seed {args.seed}{start_from}"
