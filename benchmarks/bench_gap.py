@@ -22,6 +22,11 @@ Every agent (and the oracle, which sees every card: ``sixtysix_env.agents.oracle
   match score) on shuffles of their own, each match twice with the seats swapped; a 95% Wilson
   interval over the matches. The oracle plays none (its deals cost seconds each).
 
+With two or more agents a second table gives each agent's G minus the first agent's, with a 95%
+interval over the deal pairs' differences (plain, and reduced where both have it): every agent
+met the same cards in the same seats, so the luck they share cancels (``paired_difference``;
+docs/evaluation.md measures how much).
+
 The oracle is an upper bound that no fair agent can reach; with ``--no-oracle`` (``--oracle
 none``) the gap column is left out. Among its optimal actions it plays the opponent's own choice in
 its seat when that is optimal, else the first in search order (``--oracle opponent``, the default
@@ -62,13 +67,12 @@ from sixtysix_env.agents.spec import AgentSpec, parse_agent_spec  # noqa: E402
 from sixtysix_env.arena.matches import duplicate_match, match_tally  # noqa: E402
 from sixtysix_env.arena.play import ready_agent  # noqa: E402
 from sixtysix_env.arena.run import REDUCE_PLAYOUTS, check_reduce  # noqa: E402
-from sixtysix_env.arena.stats import Reduced, reduce_values  # noqa: E402
+from sixtysix_env.arena.stats import Z95, Reduced, mean_interval, reduce_values  # noqa: E402
 from sixtysix_env.cli_options import add_count, add_deals, add_rules, add_seed, add_workers  # noqa: E402
 from sixtysix_env.distributed import ADDRESS_HELP, RayExecutor, cli_ray_address  # noqa: E402
 from sixtysix_env.engine import Deal  # noqa: E402
 from sixtysix_env.rules import PRESETS, Rules, get_rules  # noqa: E402
 
-Z95 = 1.959964
 Chooser = Callable[[Deal, random.Random], int]
 ORACLES = ("opponent", "first")
 """The oracle's tie-breaks among optimal actions: the opponent's own choice when optimal, or the first."""
@@ -154,6 +158,41 @@ def gap_closed(agent: Result, oracle: Result, reduced: bool = False) -> tuple[fl
     d = [x - r * y for x, y in zip(a, o, strict=True)]
     half = Z95 * statistics.stdev(d) / (math.sqrt(len(d)) * abs(mo))
     return r, r - half, r + half
+
+
+def paired_difference(a: Result, b: Result, reduced: bool = False) -> tuple[float, float, float]:
+    """``(mean, low, high)`` of a's pair values minus b's on the same deal pairs (``reduced``: each
+    agent's reduced pair values). Both met the same cards in the same seats, so the luck they
+    share cancels."""
+    x, y = (a.reduced_means(), b.reduced_means()) if reduced else (a.pair_means(), b.pair_means())
+    return mean_interval([p - q for p, q in zip(x, y, strict=True)])
+
+
+def paired_table(results: list[Result], oracle: Result | None) -> str | None:
+    """Every fair agent after the first minus the first, on the same deal pairs (None for fewer
+    than two fair agents)."""
+    from tabulate import tabulate
+
+    fair = [r for r in results if r is not oracle]
+    if len(fair) < 2:
+        return None
+    base = fair[0]
+    both_reduced = base.reduced() is not None
+    rows = []
+    for r in fair[1:]:
+        d, lo, hi = paired_difference(r, base)
+        row = [r.label, f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}]"]
+        if both_reduced:
+            if r.reduced() is not None:
+                d, lo, hi = paired_difference(r, base, reduced=True)
+                row.append(f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}]")
+            else:
+                row.append("-")
+        rows.append(row)
+    headers = ["agent", f"G minus {base.label}'s, paired [95% CI]"]
+    if both_reduced:
+        headers.append("G reduced, minus, paired [95% CI]")
+    return tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True)
 
 
 def play(
@@ -526,6 +565,9 @@ def main(argv: Sequence[str] | None = None) -> str:
     if executor is not None:
         executor.shutdown()
     out = table(results, oracle, opponent.label, rules.match_target)
+    paired = paired_table(results, oracle)
+    if paired is not None:
+        out += "\n\nEach agent minus the first, on the same deal pairs (the luck they share cancels):\n\n" + paired
     print(out)
     if args.json:
         Path(args.json).write_text(json.dumps([dataclasses.asdict(r) for r in results], indent=1))

@@ -46,11 +46,11 @@ if str(ROOT) not in sys.path:  # run as a script from a checkout
 
 from sixtysix_env.agents.spec import AgentSpec, parse_agent_spec  # noqa: E402
 from sixtysix_env.arena.matches import chain_matches, match_tally  # noqa: E402
+from sixtysix_env.arena.stats import Z95, wilson_interval  # noqa: E402
 from sixtysix_env.checks import parse_int_text  # noqa: E402
 from sixtysix_env.cli_options import add_count, add_seed, add_workers  # noqa: E402
 from sixtysix_env.rules import get_rules  # noqa: E402
 
-Z95 = 1.959964
 MATCH_TARGET = get_rules("vu").match_target
 """Game points that win a match in the ``vu`` preset (7): the target of the match row."""
 INSTALL = 'pip install schnapsen (or, in a checkout, pip install -e ".[test]")'
@@ -260,16 +260,6 @@ def _play_task(task: tuple[AgentSpec, str, int, int]) -> GameResult:
 # --- statistics ------------------------------------------------------------------------------
 
 
-def wilson(wins: int, n: int) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion."""
-    if n == 0:
-        return math.nan, math.nan
-    p = wins / n
-    centre = p + Z95**2 / (2 * n)
-    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n))
-    return (centre - half) / (1 + Z95**2 / n), (centre + half) / (1 + Z95**2 / n)
-
-
 def summarize(label: str, results: Sequence[GameResult], wall_s: float) -> dict[str, Any]:
     """Every column of the table for one agent, from its games."""
     ok = [r for r in results if r.error is None]
@@ -293,7 +283,7 @@ def summarize(label: str, results: Sequence[GameResult], wall_s: float) -> dict[
         "errors": len(results) - n,
         "wins": wins,
         "win_rate": wins / n if n else math.nan,
-        "win_rate_ci": wilson(wins, n),
+        "win_rate_ci": wilson_interval(wins, n) if n else (math.nan, math.nan),
         "points_per_game": g,
         "points_per_game_ci": (g - half, g + half),
         "first_wins": seats[0][0],

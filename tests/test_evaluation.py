@@ -206,7 +206,7 @@ def test_the_arena_reports_the_reduced_points_beside_the_plain_ones(monkeypatch)
 
     monkeypatch.setattr(variance, "supports", lambda rules: False)
     assert check_reduce(None, STANDARD) is False
-    with pytest.raises(ValueError, match="batched engine"):
+    with pytest.raises(ValueError, match="does not play the rules 'standard'"):
         check_reduce(True, STANDARD)
     with pytest.raises(ValueError, match="reduce="):
         check_reduce("yes", STANDARD)  # type: ignore[arg-type]
@@ -214,8 +214,14 @@ def test_the_arena_reports_the_reduced_points_beside_the_plain_ones(monkeypatch)
         run_arena(["heuristic", "random"], deals=2, reduce_playouts="nets")
     assert check_reduce(None, STANDARD, "own") is True  # the reference engine's playouts need neither
     assert check_reduce(True, STANDARD, "own") is True
-    with pytest.raises(ValueError, match="or give reduce_playouts='own'"):
+    with pytest.raises(
+        ValueError, match=r"heuristic playouts .*\(--no-reduce; .*\(--reduce-playouts own; reduce_playouts='own'"
+    ):
         check_reduce(True, STANDARD, "heuristic")
+    monkeypatch.setitem(sys.modules, "sixtysix_env.arena.variance", None)  # numba missing: the cause is named
+    assert check_reduce(None, STANDARD) is False and check_reduce(True, STANDARD, "own") is True
+    with pytest.raises(ValueError, match=r"needs numba: pip install 'sixtysix-env\[fast\]'"):
+        check_reduce(True, STANDARD)
 
 
 def test_bench_gap_prints_the_reduced_and_match_columns(tmp_path) -> None:
@@ -227,6 +233,8 @@ def test_bench_gap_prints_the_reduced_and_match_columns(tmp_path) -> None:
     assert "G reduced [95% CI]" in header and "match win rate to 7 [95% CI]" in header
     row = next(line for line in done.stdout.splitlines() if line.startswith("| heuristic"))
     assert row.rstrip(" |").endswith("0.500 [0.150, 0.850] of 4")  # against itself: one win in each pair
+    paired = done.stdout.split("Each agent minus the first")[1]
+    assert "G minus random's, paired [95% CI]" in paired and "| heuristic" in paired
     off = subprocess.run([*cmd, "--no-reduce", "--matches", "0"], cwd=tmp_path, capture_output=True, text=True)
     assert off.returncode == 0 and "G reduced" not in off.stdout and "match win rate" not in off.stdout
     own = subprocess.run([*cmd, "--reduce-playouts", "own"], cwd=tmp_path, capture_output=True, text=True)
@@ -234,6 +242,20 @@ def test_bench_gap_prints_the_reduced_and_match_columns(tmp_path) -> None:
     gap = load_script("benchmarks/bench_gap.py")
     agent = gap.Result("a", [(1, 1)] * 30 + [(0, 2)] * 30, [0.0] * 60, [3] * 60, [(0.5, -0.5)] * 60)
     assert agent.reduced() is not None and len(agent.reduced_means()) == 60
+
+
+def test_bench_gap_pairs_the_agents_on_the_same_deals() -> None:
+    """Two agents one point a deal apart on deals of widely varying luck: each row's interval is
+    wide, the paired difference exact; agents after the first are compared with the first."""
+    gap = load_script("benchmarks/bench_gap.py")
+    luck = [(3 * (i % 4) - 4, 2 - 2 * (i % 3)) for i in range(40)]
+    base = gap.Result("base", luck, [0.0] * 40, [3] * 40)
+    better = gap.Result("better", [(a + 1, b + 1) for a, b in luck], [0.0] * 40, [3] * 40)
+    lo, hi = better.g_interval()
+    assert hi - lo > 1 and gap.paired_difference(better, base) == (1.0, 1.0, 1.0)
+    text = gap.paired_table([base, better, better], oracle=None)
+    assert text.count("| better") == 2 and "G minus base's, paired" in text and "+1.000 [+1.000, +1.000]" in text
+    assert gap.paired_table([base], oracle=None) is None and gap.paired_table([better, base], oracle=better) is None
 
 
 def test_bench_vu_summary_has_the_match_row() -> None:

@@ -139,16 +139,16 @@ def check_reduce(reduce: bool | None, rules: Rules, playouts: str = "agents") ->
     try:
         from .variance import supports
     except ImportError:  # numba (the fast extra) is missing
-        supported = False
+        why = "replays deals on the batched engine, which needs numba: pip install 'sixtysix-env[fast]'"
     else:
-        supported = supports(rules)
-    if supported:
-        return True
+        if supports(rules):
+            return True
+        why = f"replays deals on the batched engine (sixtysix_env.fast), which does not play the rules {rules.name!r}"
     if reduce:
         raise ValueError(
-            f"the variance-reduced estimate with {playouts} playouts needs rules the batched engine plays "
-            f"(sixtysix_env.fast); {rules.name!r} is not among them (or numba, the fast extra, is missing): "
-            "leave reduce off, or give reduce_playouts='own' (the reference engine, far more CPU)"
+            f"the variance-reduced estimate with {playouts} playouts {why}. Instead, leave it off "
+            "(--no-reduce; reduce=False) or let every agent play its own playouts on the reference engine "
+            "(--reduce-playouts own; reduce_playouts='own'; far more CPU)"
         )
     return False
 
