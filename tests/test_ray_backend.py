@@ -85,9 +85,16 @@ def test_a_task_error_reaches_the_caller_as_itself(cluster):
     assert type(e.value) is ValueError and str(e.value) == "task 3 refuses"  # not Ray's wrapper and traceback
 
 
+def _stamp(path: Path) -> None:
+    """The time, written whole or not at all: a task cancelled mid-write leaves no empty file."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(repr(time.time()))
+    os.replace(tmp, path)
+
+
 def _mark(job: tuple[str, int]) -> int:
     folder, x = job
-    Path(folder, f"start-{x}").write_text(repr(time.time()))
+    _stamp(Path(folder, f"start-{x}"))
     if x == 1:
         raise ValueError("stop here")
     if x == 0:
@@ -97,7 +104,7 @@ def _mark(job: tuple[str, int]) -> int:
             for _ in range(1200):
                 time.sleep(0.05)
                 ticks.write(b".")
-    Path(folder, f"done-{x}").write_text(repr(time.time()))
+    _stamp(Path(folder, f"done-{x}"))
     return x
 
 
