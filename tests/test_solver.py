@@ -179,12 +179,14 @@ def test_gap_benchmark_command_prints_the_table(tmp_path) -> None:
     cmd += ["--against", "heuristic", "--deals", "3", "--no-oracle", "--no-progress"]
     done = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
+    main_table, paired = done.stdout.split("Each agent minus the first")  # each agent's row; then the differences
+    lines = main_table.splitlines()
     header = next(line for line in lines if line.startswith("| agent"))
     assert "G vs heuristic [95% CI]" in header and "CPU ms per decision" in header and "gap" not in header
     rows = {line.split("|")[1].strip(): line for line in lines if line.startswith("| ") and "---" not in line}
     assert set(rows) == {"agent", "random", "heuristic"}
     assert "+0.000" in rows["heuristic"].split("|")[2]  # the heuristic against itself, duplicate deals: even
+    assert "G minus random's, paired" in paired and "| heuristic" in paired
     for bad, message in ((["--agents", "oracle"], "unknown agent 'oracle'"), (["--deals", "0"], "at least 1")):
         done = subprocess.run([*cmd[:2], *bad], cwd=tmp_path, capture_output=True, text=True, timeout=600)
         assert done.returncode == 2 and message in done.stderr, done.stderr
