@@ -4,6 +4,7 @@ the heuristic's rules on written positions, and the registry."""
 from __future__ import annotations
 
 import importlib.util
+import math
 import random
 
 import pytest
@@ -24,6 +25,8 @@ from sixtysix_env.agents import (
     solve_actions,
 )
 from sixtysix_env.agents.heuristic import heuristic_deal_action
+from sixtysix_env.agents.ppo import SHIPPED_MODELS, PPOAgent
+from sixtysix_env.agents.spec import parse_agent_spec
 from sixtysix_env.engine import GOAL
 from sixtysix_env.infostate import InfoState
 
@@ -92,6 +95,7 @@ def test_search_agents_play_only_legal_actions(rules) -> None:
         PIMCAgent(samples=2, endgame="solve"),
         ISMCTSAgent(iterations=25),
         PIMCAgent(samples=2, endgame="solve", solve_stock=2),
+        PIMCAgent(samples=2, prior=SHIPPED_MODELS.get(rules.name, "ensemble_standard")),
     )
     for i, agent in enumerate(search):
         agents = (agent, RandomAgent()) if i % 2 == 0 else (HeuristicAgent(), agent)
@@ -188,6 +192,7 @@ def _phase1_or_closed(d: Deal) -> bool:
 def test_agents_ignore_hidden_cards(rules) -> None:
     """Permuting the cards a player cannot see changes nothing it does (same sampler seed)."""
     agents = [PIMCAgent(samples=6), PIMCAgent(samples=3, endgame="solve"), ISMCTSAgent(iterations=40), HeuristicAgent()]
+    agents.append(PIMCAgent(samples=4, prior="ensemble_standard", prior_weight=0.3))
     if importlib.util.find_spec("numba") is not None:  # the numba search (fast extra)
         agents.append(PIMCAgent(samples=4, solver="fast"))
         agents.append(PIMCAgent(samples=4, solver="fast", endgame="solve", solve_stock=4))
@@ -249,6 +254,45 @@ def test_pimc_action_values_are_what_it_maximises(seed: int) -> None:
         assert values[choice] >= max(values.values()) - 1e-9
     for d in _positions("standard", seed=seed, n=2, until=_every_card_placed):
         assert PIMCAgent(samples=8).action_values(d.information_state(d.current), random.Random(0)) == solve_actions(d)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_pimc_prior_adds_the_weighted_log_probability_while_the_stock_is_open(seed: int) -> None:
+    """``prior=``: the action of best mean value plus ``prior_weight`` times the log of the network's
+    probability (floored at 1e-9) while the stock is open; plain PIMC once it is settled."""
+    network = PPOAgent(model="ensemble_standard")
+    open_stock = settled = 0
+    for d in _positions("standard", seed=seed, n=12):
+        if len(d.legal_actions()) < 2:
+            continue
+        info = d.information_state(d.current)
+        values = PIMCAgent(samples=8).action_values(info, random.Random(seed))
+        for weight in (0.0, 0.2, 1e6):
+            agent = PIMCAgent(samples=8, prior="ensemble_standard", prior_weight=weight)
+            choice = agent.act(info, random.Random(seed))
+            if d.stock and d.closed_by < 0:
+                probs = network.action_probabilities(info)
+                score = {a: v + weight * math.log(max(probs[a], 1e-9)) for a, v in values.items()}
+                assert score[choice] >= max(score.values()) - 1e-9, (weight, score, choice)
+                if weight == 1e6:
+                    assert choice == network.act(info, random.Random(0))
+                open_stock += 1
+            else:
+                assert choice == PIMCAgent(samples=8).act(info, random.Random(seed))
+                settled += 1
+    assert open_stock and settled
+
+
+def test_pimc_prior_names_a_network() -> None:
+    spec = parse_agent_spec("pimc:samples=4:prior=league_standard_solve:prior_weight=0.1")
+    agent = spec.make()
+    assert (agent.prior, agent.prior_weight) == ("league_standard_solve", 0.1)
+    with pytest.raises(ValueError, match=r"prior='nope': no shipped ppo model 'nope': choose one of .*ensemble"):
+        PIMCAgent(prior="nope")
+    with pytest.raises(ValueError, match="no PPO model at"):
+        PIMCAgent(prior="missing/net.npz")
+    with pytest.raises(ValueError, match="prior_weight"):
+        PIMCAgent(prior="ensemble_standard", prior_weight=-1)
 
 
 def _every_card_placed(d: Deal) -> bool:

@@ -115,6 +115,8 @@ def test_a_request_naming_a_crafted_zip_is_refused_and_the_zip_never_loaded(clie
         "pimc:=3",
         "pimc:__class__=1",
         "ismcts:path=x.npz",
+        "pimc:prior=../../etc/model.npz",
+        "pimc:prior=sixtysix_env/models/ppo_standard.npz",
         "heuristic:x=1",
         "PIMC",
         " pimc",
@@ -274,6 +276,7 @@ def test_listening_beyond_loopback_warns_that_there_is_no_authentication(monkeyp
         ("standard", "pimc:solve_stock=24:endgame=solve", "0..4"),
         ("standard", "ismcts:iterations=10000000", "1..20000"),
         ("standard", "ismcts:c=1e300", "at most 10"),
+        ("standard", "pimc:prior=ensemble_standard:prior_weight=1e9", "at most 10"),
         ("standard", "ppo:endgame=search:endgame_samples=10000000", "1..400"),
         ("standard", "pimc:samples=-1", "1..400"),
         ("three:pagat", "pimc:samples=100000", "1..48"),
@@ -297,6 +300,9 @@ def test_a_searching_opponent_from_a_request_gets_a_deadline_per_decision(client
     gid, _ = _new(client, opponent="pimc")
     (agent,) = _server(client).game(gid).agents.values()
     assert agent.samples == 20 and agent.time_ms == opponents.MOVE_MS
+    gid, _ = _new(client, opponent="pimc:prior=ensemble_standard:prior_weight=0.1")
+    (agent,) = _server(client).game(gid).agents.values()  # a shipped network by name, with the deadline
+    assert (agent.prior, agent.prior_weight, agent.time_ms) == ("ensemble_standard", 0.1, opponents.MOVE_MS)
 
 
 def test_heavy_requests_beyond_the_limit_get_a_503(client, monkeypatch):

@@ -11,7 +11,15 @@ from typing import Any, Protocol, runtime_checkable
 
 from ..infostate import InfoState
 
-__all__ = ["Agent", "MAX_BUDGET", "MAX_TIME_MS", "first_position_fault", "no_legal_action", "only_choice"]
+__all__ = [
+    "Agent",
+    "MAX_BUDGET",
+    "MAX_TIME_MS",
+    "first_position_fault",
+    "no_legal_action",
+    "only_choice",
+    "stock_is_settled",
+]
 
 MAX_BUDGET = 10_000_000
 """The largest sample or iteration budget a search agent takes per decision."""
@@ -56,3 +64,8 @@ def first_position_fault(agent: Any, deal_class: Any, rules: Any, game: str) -> 
     except Exception as e:
         return f"on a {game}-player position it raised {type(e).__name__}: {e}"
     return None if ok else f"on a {game}-player position it chose {action!r}, which is not legal"
+
+
+def stock_is_settled(info: InfoState) -> bool:
+    """The stock is closed or exhausted: no more cards are drawn, only the hands are played."""
+    return info.closed_by >= 0 or info.stock_size == 0

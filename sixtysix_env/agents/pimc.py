@@ -17,7 +17,12 @@ deals weighted by how well the heuristic explains the opponent's past choices
 (:mod:`sixtysix_env.agents.inference`); ``reply="heuristic"`` values exact endgames as the best
 response to the heuristic instead of minimax (:mod:`sixtysix_env.agents.response`);
 ``tiebreak="response"`` keeps minimax once every card is placed but breaks its ties by that
-response. Ties left go to the heuristic's choice, then the lowest action id.
+response. ``prior="ensemble_standard"`` (a shipped network, or the path of a ``.npz``) adds
+``prior_weight`` times the log of the network's probability of each action to its mean value
+while the stock is open: the network vetoes the actions it finds implausible, which a search that
+sees each sample's cards values too well (strategy fusion); a value lead of more than
+``prior_weight * 20.7`` points (a probability floor of 1e-9) still overrules it. Ties left go to
+the heuristic's choice, then the lowest action id.
 
 The measurements behind each option and default are on the agents page of the documentation
 (docs/agents.md, "PIMC: what each option measured").
@@ -39,12 +44,15 @@ from ..engine import Deal
 from ..infostate import InfoState
 from ..rules import Rules
 from .alphabeta import solve, solve_actions
-from .base import MAX_BUDGET, MAX_TIME_MS, only_choice
+from .base import MAX_BUDGET, MAX_TIME_MS, only_choice, stock_is_settled
 from .heuristic import heuristic_deal_action, heuristic_info_action, heuristic_playout
 from .inference import MODELS, PastSampler, mismatches
+from .policies import cached_policy, check_model_path, legal_probabilities, shipped_model
 from .response import response_value, response_values
 
 if TYPE_CHECKING:  # numba (the fast extra) is imported only when a fast search is made
+    from pathlib import Path
+
     from .fast.playout import FastPlayouts
     from .fast.response import FastResponse
     from .fast.solver import FastSolver
@@ -57,6 +65,8 @@ _SOLVERS = ("python", "fast")
 _REPLIES = ("minimax", "heuristic")
 _TIEBREAKS = ("search", "response")
 _MAX_ENUMERATED = 200
+_PROBABILITY_FLOOR = 1e-9
+"""The least probability the prior counts: its veto costs at most ``prior_weight * 20.7`` points."""
 
 
 def _drop_after(miss: float) -> int:
@@ -66,6 +76,16 @@ def _drop_after(miss: float) -> int:
     if miss >= 1.0:
         return 1 << 30
     return max(1, math.ceil(math.log(1e-3) / math.log(miss)))
+
+
+def _prior_path(prior: str) -> Path:
+    """The network file of ``prior``: a shipped model's name, or the path of a ``.npz`` of yours."""
+    if not isinstance(prior, str) or not prior:
+        raise ValueError(f"prior must name a shipped network or a .npz file, got {prior!r}")
+    try:
+        return check_model_path(prior) if prior.endswith(".npz") else shipped_model(model=prior)
+    except (ValueError, FileNotFoundError) as e:
+        raise ValueError(f"prior={prior!r}: {e}") from None
 
 
 class _Exact(Protocol):
@@ -244,6 +264,8 @@ class PIMCAgent:
         miss: float = 0.1,
         reply: str = "minimax",
         tiebreak: str = "search",
+        prior: str | None = None,
+        prior_weight: float = 0.05,
     ) -> None:
         check_choice("reply", reply, _REPLIES)
         check_choice("tiebreak", tiebreak, _TIEBREAKS)
@@ -269,6 +291,9 @@ class PIMCAgent:
                 f"that many cards, then an exact solve), got endgame={endgame!r}"
             )
         self.solve_stock = solve_stock
+        self.prior_weight = check_real("prior_weight", prior_weight, 0.0, 1e6)
+        self.prior = prior
+        self._prior_path = None if prior is None else _prior_path(prior)
         self.model = model
         self.miss = miss
         self.closing = closing
@@ -280,6 +305,8 @@ class PIMCAgent:
     def prepare(self, rules: Rules) -> None:
         """Compile the numba search ahead of play (``solver="fast"``: 10-20 s once per process), so
         the first decision is not slow; the arena calls it before timing its trial decision."""
+        if self._prior_path is not None:
+            cached_policy(self._prior_path)
         if self.solver == "fast":
             from .fast import playout, response, solver
 
@@ -303,8 +330,15 @@ class PIMCAgent:
         if info.unseen == 0 and self.reply == "minimax":  # every card placed: the one "sample" is the deal itself
             deal = info.sample(rng)
             return solve(deal)[1] if self.tiebreak == "search" else self._exploit(info, deal, legal)
-        totals, _ = self._totals(info, legal, rng)
-        return best_action(info, dict(zip(legal, totals, strict=True)))
+        totals, n = self._totals(info, legal, rng)
+        if self._prior_path is None or stock_is_settled(info):
+            return best_action(info, dict(zip(legal, totals, strict=True)))
+        probs = legal_probabilities(cached_policy(self._prior_path), info)
+        w = self.prior_weight
+        return best_action(
+            info,
+            {a: t / n + w * math.log(max(probs[a], _PROBABILITY_FLOOR)) for a, t in zip(legal, totals, strict=True)},
+        )
 
     def _exploit(self, info: InfoState, deal: Deal, legal: list[int]) -> int:
         """``tiebreak="response"`` on the true deal: a minimax-optimal action, the one worth most
@@ -319,9 +353,10 @@ class PIMCAgent:
         return best_action(info, {a: float(replies[a]) for a in tied})
 
     def action_values(self, info: InfoState, rng: random.Random) -> dict[int, float]:
-        """What ``act`` maximises: each legal action's mean value in game points for the player to
-        act over the samples (exact once every card is placed), for analysis and for distillation
-        labels that carry how much a choice matters, not only which one was made."""
+        """What ``act`` maximises (without a ``prior``; with one, ``act`` adds its term while the
+        stock is open): each legal action's mean value in game points for the player to act over the
+        samples (exact once every card is placed), for analysis and for distillation labels that
+        carry how much a choice matters, not only which one was made."""
         legal = info.legal_actions()
         if info.unseen == 0 and self.reply == "minimax":
             return solve_actions(info.sample(rng))
@@ -390,5 +425,6 @@ class PIMCAgent:
         return (
             f"PIMCAgent(samples={self.samples}, time_ms={self.time_ms}, endgame={self.endgame!r}, "
             f"solver={self.solver!r}, closing={self.closing!r}, solve_stock={self.solve_stock}, model={self.model!r}, "
-            f"miss={self.miss}, reply={self.reply!r}, tiebreak={self.tiebreak!r})"
+            f"miss={self.miss}, reply={self.reply!r}, tiebreak={self.tiebreak!r}, prior={self.prior!r}, "
+            f"prior_weight={self.prior_weight})"
         )

@@ -35,19 +35,27 @@ from __future__ import annotations
 
 import os
 import random
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..actions import NUM_ACTIONS
 from ..checks import check_choice, check_int
 from ..infostate import InfoState
-from ..observers import VECTOR_SIZE, encode_vector
 from ..rules import Rules
-from .base import MAX_BUDGET
+from .base import MAX_BUDGET, stock_is_settled
 from .mlp import MLPPolicy
 from .pimc import PIMCAgent
+from .policies import (
+    DEFAULT_MODEL,
+    MODELS_DIR,
+    SEARCH_MODELS,
+    SHIPPED_MODELS,
+    cached_policy,
+    check_model_path,
+    legal_probabilities,
+    load_policy,
+    shipped_model,
+)
 
 __all__ = [
     "DEFAULT_MODEL",
@@ -63,83 +71,6 @@ __all__ = [
 
 ENDGAMES = ("network", "search")
 """Who plays once the stock is closed or exhausted: the network, or PIMC (``PPOAgent(endgame=)``)."""
-
-MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
-"""The folder of the shipped model weights (``sixtysix_env/models``)."""
-DEFAULT_MODEL = MODELS_DIR / "ppo_standard.npz"
-"""The weights shipped with the package (trained on the ``standard`` rules)."""
-SHIPPED_MODELS: dict[str, str] = {
-    "standard": "ppo_standard",
-    "vu": "fast_vu",
-    "schnapsen": "fast_schnapsen",
-    "santase": "fast_santase",
-    "marriage": "fast_marriage",
-    # the models trained on russian were not stronger there than ppo_standard (baselines/README.md)
-    "russian": "ppo_standard",
-}
-"""The model ``rules=PRESET`` plays (a file stem in ``MODELS_DIR``): the one trained on that preset,
-or ``ppo_standard`` where none trained there was stronger. On ``standard`` it is the first network,
-kept so that ``ppo`` means what every published ``ppo`` row measured; the stronger standard
-networks ship under their names (``model=ensemble_standard`` is the strongest measured)."""
-SEARCH_MODELS: dict[str, str] = {"standard": "fast_standard_solve"}
-"""The model ``endgame="search"`` plays for a preset (``rules=``, or standard with no option): one
-trained for the open stock only (``train_fast.py --endgame solve``); other presets fall back to
-``SHIPPED_MODELS``."""
-
-
-def shipped_model(*, rules: str | None = None, model: str | None = None, endgame: str = "network") -> Path:
-    """The shipped weights for a preset (``rules``; with ``endgame="search"`` its ``SEARCH_MODELS``
-    one where there is one) or by file name (``model``, without ``.npz``)."""
-    if rules is not None and model is not None:
-        raise ValueError(f"give rules= or model=, not both (got rules={rules!r}, model={model!r})")
-    if rules is not None:
-        if rules not in SHIPPED_MODELS:
-            raise ValueError(f"no shipped ppo model for rules {rules!r}: models ship for {', '.join(SHIPPED_MODELS)}")
-        model = SEARCH_MODELS.get(rules, SHIPPED_MODELS[rules]) if endgame == "search" else SHIPPED_MODELS[rules]
-    names = sorted(p.stem for p in MODELS_DIR.glob("*.npz"))
-    if model not in names:
-        raise ValueError(f"no shipped ppo model {model!r}: choose one of {', '.join(names)}")
-    return MODELS_DIR / f"{model}.npz"
-
-
-_POLICIES: dict[str, MLPPolicy] = {}
-"""Loaded policies by path: inference only, so one copy per process serves every agent."""
-
-
-def _check_path(path: str | os.PathLike[str] | None) -> Path:
-    p = Path(path) if path is not None else DEFAULT_MODEL
-    if p.suffix not in (".npz", ".zip"):
-        raise ValueError(f"PPO model {str(p)!r} must be a .npz (numpy weights) or an SB3 .zip")
-    if not p.exists():
-        raise FileNotFoundError(f"no PPO model at {p}: train one with baselines/train_ppo.py (see baselines/README.md)")
-    if not p.is_file():  # never opened: a FIFO would block the reader
-        raise ValueError(f"PPO model {p} is a folder, FIFO or device, not a model file (.npz or .zip)")
-    return p
-
-
-def load_policy(path: str | os.PathLike[str] | None = None) -> MLPPolicy:
-    """The numpy policy of a ``.npz`` (default: the shipped one), or of an SB3 ``.zip`` (warns:
-    unpickling can run code; needs the ``train`` extra)."""
-    p = _check_path(path)
-    if p.suffix == ".zip":
-        from .ppo_export import export_policy, load_sb3_model
-
-        policy = export_policy(load_sb3_model(p).policy, rules="unknown (an SB3 zip does not record it)", source=p.name)
-    else:
-        policy = MLPPolicy.load(p)
-    if policy.meta["observation"] != "vector" or policy.observation_size != VECTOR_SIZE:
-        raise ValueError(
-            f"{p} reads {policy.meta['observation']!r} observations of size {policy.observation_size}; "
-            f"the ppo agent gives the 'vector' observation of size {VECTOR_SIZE}"
-        )
-    if policy.meta["num_actions"] != NUM_ACTIONS:
-        raise ValueError(f"{p} has {policy.meta['num_actions']} actions, the game has {NUM_ACTIONS}")
-    return policy
-
-
-def stock_is_settled(info: InfoState) -> bool:
-    """The stock is closed or exhausted: no more cards are drawn, only the hands are played."""
-    return info.closed_by >= 0 or info.stock_size == 0
 
 
 class PPOAgent:
@@ -179,7 +110,7 @@ class PPOAgent:
             path = shipped_model(rules=rules or "standard", endgame=endgame)
         elif model is not None:
             path = shipped_model(rules=rules, model=model)
-        self.path = _check_path(path)
+        self.path = check_model_path(path)
         self.deterministic = deterministic
         self._policy: MLPPolicy | None = None
 
@@ -188,19 +119,12 @@ class PPOAgent:
         """The numpy policy, loaded on first use and shared by every agent of this process with the
         same path (arena workers unpickle a fresh agent per block of deals)."""
         if self._policy is None:
-            key = str(self.path.resolve())
-            if key not in _POLICIES:
-                _POLICIES[key] = load_policy(self.path)
-            self._policy = _POLICIES[key]
+            self._policy = cached_policy(self.path)
         return self._policy
 
     def action_probabilities(self, info: InfoState) -> np.ndarray:
         """The policy's probabilities over all actions (0 for illegal ones), float64, shape (32,)."""
-        legal = info.legal_mask
-        if not legal:
-            raise ValueError(f"no legal action: the deal is over or it is not player {info.player}'s turn")
-        mask = np.array([legal >> a & 1 for a in range(NUM_ACTIONS)], dtype=bool)
-        return self.policy.probabilities(encode_vector(info), mask)
+        return legal_probabilities(self.policy, info)
 
     def prepare(self, rules: Rules) -> None:
         """Load the weights, and compile the endgame search (``solver="fast"``) ahead of play."""

@@ -21,6 +21,7 @@ from ..checks import parse_float_text, parse_int_text
 
 __all__ = [
     "MAX_ITERATIONS",
+    "MAX_PRIOR_WEIGHT",
     "MAX_SAMPLES",
     "MAX_SOLVE_STOCK",
     "MAX_SPEC_CHARS",
@@ -38,6 +39,8 @@ MAX_ITERATIONS = 20_000
 """Most ISMCTS iterations (``ismcts:iterations``) a request may ask for."""
 MAX_SOLVE_STOCK = 4
 """Largest ``pimc:solve_stock`` from a request (exact solves with a longer open stock take seconds)."""
+MAX_PRIOR_WEIGHT = 10.0
+"""Largest ``pimc:prior_weight`` from a request (at 10 the network's choice wins almost always)."""
 MAX_TABLE_SAMPLES = 48
 """Most samples of the three- and four-player ``pimc`` (and ``heuristic:bid_samples``) from a request."""
 MAX_SPEC_CHARS = 200
@@ -109,6 +112,8 @@ TWO_PLAYER: dict[str, dict[str, Any]] = {
         "closing": Choice(("solve", "playout")),
         "solver": _PYTHON,
         "solve_stock": Ints(0, MAX_SOLVE_STOCK),
+        "prior": Choice(_shipped_models()),  # a shipped network by name; never a path
+        "prior_weight": Numbers(0.0, MAX_PRIOR_WEIGHT),
     },
     "ismcts": {"iterations": Ints(1, MAX_ITERATIONS), "time_ms": _MS, "c": Numbers(0.0, 10.0)},
     "ppo": {
