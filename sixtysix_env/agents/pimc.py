@@ -36,7 +36,7 @@ import time
 from collections.abc import Iterator
 from itertools import combinations
 from math import comb
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..actions import CLOSE
 from ..checks import check_choice, check_int, check_real
@@ -47,7 +47,6 @@ from .alphabeta import solve, solve_actions
 from .base import MAX_BUDGET, MAX_TIME_MS, only_choice, stock_is_settled
 from .heuristic import heuristic_deal_action, heuristic_info_action, heuristic_playout
 from .inference import MODELS, PastSampler, mismatches
-from .policies import cached_policy, check_model_path, legal_probabilities, shipped_model
 from .response import response_value, response_values
 
 if TYPE_CHECKING:  # numba (the fast extra) is imported only when a fast search is made
@@ -82,6 +81,8 @@ def _prior_path(prior: str) -> Path:
     """The network file of ``prior``: a shipped model's name, or the path of a ``.npz`` of yours."""
     if not isinstance(prior, str) or not prior:
         raise ValueError(f"prior must name a shipped network or a .npz file, got {prior!r}")
+    from .policies import check_model_path, shipped_model  # numpy: only for an agent with a prior
+
     try:
         return check_model_path(prior) if prior.endswith(".npz") else shipped_model(model=prior)
     except (ValueError, FileNotFoundError) as e:
@@ -306,7 +307,7 @@ class PIMCAgent:
         """Compile the numba search ahead of play (``solver="fast"``: 10-20 s once per process), so
         the first decision is not slow; the arena calls it before timing its trial decision."""
         if self._prior_path is not None:
-            cached_policy(self._prior_path)
+            self._prior_probabilities(None)
         if self.solver == "fast":
             from .fast import playout, response, solver
 
@@ -333,12 +334,20 @@ class PIMCAgent:
         totals, n = self._totals(info, legal, rng)
         if self._prior_path is None or stock_is_settled(info):
             return best_action(info, dict(zip(legal, totals, strict=True)))
-        probs = legal_probabilities(cached_policy(self._prior_path), info)
+        probs = self._prior_probabilities(info)
         w = self.prior_weight
         return best_action(
             info,
             {a: t / n + w * math.log(max(probs[a], _PROBABILITY_FLOOR)) for a, t in zip(legal, totals, strict=True)},
         )
+
+    def _prior_probabilities(self, info: InfoState | None) -> Any:
+        """The prior network's probabilities of every action at ``info`` (None: only load it). The
+        import waits until here, so a process without a prior (a tournament's bot) never loads numpy."""
+        from .policies import cached_policy, legal_probabilities
+
+        policy = cached_policy(self._prior_path)  # type: ignore[arg-type]
+        return None if info is None else legal_probabilities(policy, info)
 
     def _exploit(self, info: InfoState, deal: Deal, legal: list[int]) -> int:
         """``tiebreak="response"`` on the true deal: a minimax-optimal action, the one worth most
