@@ -293,6 +293,9 @@ def test_pimc_prior_names_a_network() -> None:
         PIMCAgent(prior="missing/net.npz")
     with pytest.raises(ValueError, match="prior_weight"):
         PIMCAgent(prior="ensemble_standard", prior_weight=-1)
+    with pytest.raises(ValueError, match=r"prior_weight=0.1 weighs a network's prior: give prior=NETWORK too"):
+        parse_agent_spec("pimc:prior_weight=0.1").make()
+    assert PIMCAgent(prior="ensemble_standard").prior_weight == 0.05
 
 
 def _every_card_placed(d: Deal) -> bool:

@@ -117,6 +117,7 @@ def test_a_request_naming_a_crafted_zip_is_refused_and_the_zip_never_loaded(clie
         "ismcts:path=x.npz",
         "pimc:prior=../../etc/model.npz",
         "pimc:prior=sixtysix_env/models/ppo_standard.npz",
+        "pimc:prior_weight=0.5",  # allowed, but only with prior=: refused when the agent is built
         "heuristic:x=1",
         "PIMC",
         " pimc",

@@ -266,7 +266,7 @@ class PIMCAgent:
         reply: str = "minimax",
         tiebreak: str = "search",
         prior: str | None = None,
-        prior_weight: float = 0.05,
+        prior_weight: float | None = None,
     ) -> None:
         check_choice("reply", reply, _REPLIES)
         check_choice("tiebreak", tiebreak, _TIEBREAKS)
@@ -292,7 +292,9 @@ class PIMCAgent:
                 f"that many cards, then an exact solve), got endgame={endgame!r}"
             )
         self.solve_stock = solve_stock
-        self.prior_weight = check_real("prior_weight", prior_weight, 0.0, 1e6)
+        if prior is None and prior_weight is not None:
+            raise ValueError(f"prior_weight={prior_weight!r} weighs a network's prior: give prior=NETWORK too")
+        self.prior_weight = check_real("prior_weight", 0.05 if prior_weight is None else prior_weight, 0.0, 1e6)
         self.prior = prior
         self._prior_path = None if prior is None else _prior_path(prior)
         self.model = model
