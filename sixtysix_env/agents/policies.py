@@ -28,6 +28,7 @@ __all__ = [
     "legal_probabilities",
     "load_policy",
     "shipped_model",
+    "shipped_model_names",
 ]
 
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
@@ -53,6 +54,11 @@ trained for the open stock only (``train_fast.py --endgame solve``); other prese
 ``SHIPPED_MODELS``."""
 
 
+def shipped_model_names() -> tuple[str, ...]:
+    """The names of the shipped networks (file stems in ``MODELS_DIR``), sorted."""
+    return tuple(sorted(p.stem for p in MODELS_DIR.glob("*.npz")))
+
+
 def shipped_model(*, rules: str | None = None, model: str | None = None, endgame: str = "network") -> Path:
     """The shipped weights for a preset (``rules``; with ``endgame="search"`` its ``SEARCH_MODELS``
     one where there is one) or by file name (``model``, without ``.npz``)."""
@@ -62,7 +68,7 @@ def shipped_model(*, rules: str | None = None, model: str | None = None, endgame
         if rules not in SHIPPED_MODELS:
             raise ValueError(f"no shipped ppo model for rules {rules!r}: models ship for {', '.join(SHIPPED_MODELS)}")
         model = SEARCH_MODELS.get(rules, SHIPPED_MODELS[rules]) if endgame == "search" else SHIPPED_MODELS[rules]
-    names = sorted(p.stem for p in MODELS_DIR.glob("*.npz"))
+    names = shipped_model_names()
     if model not in names:
         raise ValueError(f"no shipped ppo model {model!r}: choose one of {', '.join(names)}")
     return MODELS_DIR / f"{model}.npz"

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..agents import agent_names
+from ..agents.policies import SHIPPED_MODELS, shipped_model_names
 from ..agents.ppo import ENDGAMES as PPO_ENDGAMES
-from ..agents.ppo import MODELS_DIR, SHIPPED_MODELS
 from ..agents.spec import AgentSpec
 from ..checks import parse_float_text, parse_int_text
 
@@ -97,10 +97,6 @@ _MS = Numbers(0.0, MOVE_MS)
 _PYTHON = Choice(("python",))  # the numba solver compiles for 10-20 s on first use: the command line's choice
 
 
-def _shipped_models() -> tuple[str, ...]:
-    return tuple(sorted(p.stem for p in MODELS_DIR.glob("*.npz")))
-
-
 TWO_PLAYER: dict[str, dict[str, Any]] = {
     "random": {},
     "heuristic": {},
@@ -112,12 +108,12 @@ TWO_PLAYER: dict[str, dict[str, Any]] = {
         "closing": Choice(("solve", "playout")),
         "solver": _PYTHON,
         "solve_stock": Ints(0, MAX_SOLVE_STOCK),
-        "prior": Choice(_shipped_models()),  # a shipped network by name; never a path
+        "prior": Choice(shipped_model_names()),  # a shipped network by name; never a path
         "prior_weight": Numbers(0.0, MAX_PRIOR_WEIGHT),
     },
     "ismcts": {"iterations": Ints(1, MAX_ITERATIONS), "time_ms": _MS, "c": Numbers(0.0, 10.0)},
     "ppo": {
-        "model": Choice(_shipped_models()),  # a shipped model by name; never path=
+        "model": Choice(shipped_model_names()),  # a shipped model by name; never path=
         "rules": Choice(tuple(SHIPPED_MODELS)),
         "deterministic": _FLAG,
         "endgame": Choice(tuple(PPO_ENDGAMES)),
