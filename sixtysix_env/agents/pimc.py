@@ -36,7 +36,7 @@ import time
 from collections.abc import Iterator
 from itertools import combinations
 from math import comb
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..actions import CLOSE
 from ..checks import check_choice, check_int, check_real
@@ -55,6 +55,7 @@ if TYPE_CHECKING:  # numba (the fast extra) is imported only when a fast search 
     from .fast.playout import FastPlayouts
     from .fast.response import FastResponse
     from .fast.solver import FastSolver
+    from .mlp import MLPPolicy
 
 __all__ = ["PIMCAgent", "best_action", "evaluate_actions"]
 
@@ -309,7 +310,7 @@ class PIMCAgent:
         """Compile the numba search ahead of play (``solver="fast"``: 10-20 s once per process), so
         the first decision is not slow; the arena calls it before timing its trial decision."""
         if self._prior_path is not None:
-            self._prior_probabilities(None)
+            self._prior_policy(self._prior_path)
         if self.solver == "fast":
             from .fast import playout, response, solver
 
@@ -336,20 +337,22 @@ class PIMCAgent:
         totals, n = self._totals(info, legal, rng)
         if self._prior_path is None or stock_is_settled(info):
             return best_action(info, dict(zip(legal, totals, strict=True)))
-        probs = self._prior_probabilities(info)
+        from .policies import legal_probabilities
+
+        probs = legal_probabilities(self._prior_policy(self._prior_path), info)
         w = self.prior_weight
         return best_action(
             info,
             {a: t / n + w * math.log(max(probs[a], _PROBABILITY_FLOOR)) for a, t in zip(legal, totals, strict=True)},
         )
 
-    def _prior_probabilities(self, info: InfoState | None) -> Any:
-        """The prior network's probabilities of every action at ``info`` (None: only load it). The
-        import waits until here, so a process without a prior (a tournament's bot) never loads numpy."""
-        from .policies import cached_policy, legal_probabilities
+    @staticmethod
+    def _prior_policy(path: Path) -> MLPPolicy:
+        """The prior network, loaded once per process. The import of the network code (numpy) waits
+        until here, so a process without a prior (a tournament's bot) never loads it."""
+        from .policies import cached_policy
 
-        policy = cached_policy(self._prior_path)  # type: ignore[arg-type]
-        return None if info is None else legal_probabilities(policy, info)
+        return cached_policy(path)
 
     def _exploit(self, info: InfoState, deal: Deal, legal: list[int]) -> int:
         """``tiebreak="response"`` on the true deal: a minimax-optimal action, the one worth most
